@@ -1,0 +1,10 @@
+/** Jest runs the TypeScript tests directly (ts-jest, ES modules). */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+
+  testTimeout: 30000,
+};

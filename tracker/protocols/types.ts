@@ -1,0 +1,70 @@
+// The contract between the device server (I/O, ACK timing, storage) and each protocol
+// folder (framing, pure decoding, encoding). Decoders never touch sockets or the database.
+
+/** A position normalised to the product's units. */
+export interface DecodedPosition {
+  /** Device (fix) time, UTC. */
+  deviceTime: Date;
+  /** Whether the GPS fix is valid; invalid fixes are stored but never move the current position. */
+  valid: boolean;
+  /** Decimal degrees, WGS84. */
+  lat: number;
+  lng: number;
+  /** km/h. */
+  speed: number;
+  /** Degrees clockwise from north, 0..360. */
+  heading: number;
+  altitude?: number;
+  satellites?: number;
+  /**
+   * Named attributes: ignition (boolean), fuel (litres), fuelLevel (percent), battery (V),
+   * batteryLevel (%), power (V), odometer (metres), engineHours (hours), alarm (string such as
+   * "sos", "powerCut", "overspeed"), io (raw IO elements by id), and protocol-specific extras.
+   */
+  attributes: Record<string, unknown>;
+}
+
+/** Per-connection state a decoder may read and update (for example the IMEI after login). */
+export interface ProtocolSession {
+  /** Device identifier (IMEI or the protocol's id) once known. */
+  identity?: string;
+  /** Free-form per-protocol state (serial numbers, codec, time zone…). */
+  state: Record<string, unknown>;
+}
+
+export interface DecodeResult {
+  /** Set when this frame identifies the device (login, handshake, or the id inside each text message). */
+  identity?: string;
+  positions: DecodedPosition[];
+  /**
+   * Bytes to send back once the frame has been handled. The server sends them only after the
+   * positions are durable (ACK after commit) and, for a login, only after the identity is accepted.
+   */
+  reply?: Buffer;
+  /** Reply text of a command the device answered (GT06 0x21, Codec 12 response, H02 reply…). */
+  commandReply?: string;
+  /** The frame's checksum did not match (the server counts it; CRC_STRICT refuses the frame). */
+  badChecksum?: boolean;
+  /** A frame that was valid but carries nothing for us (heartbeat is still a sign of life). */
+  heartbeat?: boolean;
+}
+
+/** Splits a TCP byte stream into frames. One instance per connection. */
+export interface Framer {
+  /** Feed bytes; returns complete frames. Garbage before a frame start is skipped. */
+  push(chunk: Buffer): Buffer[];
+  /** Bytes skipped as garbage so far (for counters). */
+  readonly skipped: number;
+}
+
+export interface Protocol {
+  name: 'gt06' | 'teltonika' | 'h02';
+  /** True when the first bytes of a connection belong to this protocol (device port autodetect). */
+  detect(firstBytes: Buffer): boolean;
+  createFramer(maxFrameBytes: number): Framer;
+  decode(frame: Buffer, session: ProtocolSession): DecodeResult;
+  /** Bytes that refuse an unknown identity the way the protocol expects, or null to just close. */
+  rejectIdentity(session: ProtocolSession): Buffer | null;
+  /** Encodes a locate request for the device, or null when the protocol has none. */
+  encodeLocate(session: ProtocolSession, commandSeq: number): Buffer | null;
+}
