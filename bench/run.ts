@@ -1,0 +1,23 @@
+// `npm run bench -- [name…]`: runs the named benchmarks (all when none is named). Each prints its
+// figures and its ratios against a peer measured in the same run.
+const ALL = ['gateway', 'history', 'ingest', 'events'];
+
+const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const name of names.length ? names : ALL) {
+  if (!ALL.includes(name)) {
+    process.stderr.write(`unknown benchmark "${name}"; known: ${ALL.join(', ')}\n`);
+    process.exit(2);
+  }
+  let mod: { run: () => Promise<void> };
+  try {
+    mod = (await import(`./${name}.js`)) as { run: () => Promise<void> };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') {
+      process.stderr.write(`benchmark "${name}" is not written yet\n`);
+      continue;
+    }
+    throw err;
+  }
+  process.stdout.write(`\n== ${name} ==\n`);
+  await mod.run();
+}

@@ -1,0 +1,79 @@
+// The only module that reads process.env: every setting is parsed and checked here once, at start-up.
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const optionalText = z.string().trim().min(1).optional().catch(undefined);
+const url = z.string().url();
+
+const schema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEWAY_PORT: port.default(8080),
+  TRACKER_URL: url.default('http://127.0.0.1:8081'),
+  TRACKER_HTTP_PORT: port.default(8081),
+  TRACKER_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  DEVICE_PORT: port.default(5000),
+  GT06_PORT: port.default(5023),
+  TELTONIKA_PORT: port.default(5027),
+  H02_PORT: port.default(5013),
+  OSMAND_PORT: port.default(5055),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+  PUBLIC_BASE_URL: url.default('http://localhost:8080'),
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  DEMO: bool.optional(),
+  JWT_PRIVATE_KEY: optionalText,
+  JWT_PUBLIC_KEY: optionalText,
+  GATEWAY_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  RATE_LIMIT_ON_STORE_ERROR: z.enum(['open', 'closed']).default('open'),
+  POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
+  DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
+  CRC_STRICT: bool.default(false),
+});
+
+export type Config = z.infer<typeof schema>;
+
+/** Thrown for a bad setting; the message is the one line the operator sees. */
+export class ConfigError extends Error {}
+
+/** Parses settings from an environment map (process.env by default). Empty strings count as unset. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0]);
+  const given = cleaned[name];
+  const shown = name.includes('KEY') || name.includes('SECRET') || name === 'DATABASE_URL' || name === 'REDIS_URL' ? '(hidden)' : JSON.stringify(given);
+  throw new ConfigError(`Invalid setting ${name}=${shown}: ${describe(issue)}`);
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value') return `allowed values are ${issue.values.map(String).join(', ')}`;
+  const unit = issue.code === 'too_small' || issue.code === 'too_big' ? (issue.origin === 'string' ? ' characters' : '') : '';
+  if (issue.code === 'too_small') return `must be at least ${String(issue.minimum)}${unit}`;
+  if (issue.code === 'too_big') return `must be at most ${String(issue.maximum)}${unit}`;
+  if (issue.code === 'invalid_type') return issue.expected === 'number' ? 'expected a whole number' : `expected ${issue.expected}`;
+  if (issue.code === 'invalid_format' && issue.format === 'url') return 'expected an absolute URL such as http://host:port';
+  return issue.message;
+}
+
+/** Parses settings or ends the process with one clear line on stderr. */
+export function loadConfig(): Config {
+  try {
+    return parseConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

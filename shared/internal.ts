@@ -1,0 +1,17 @@
+// The gateway→tracker link: the gateway proves itself with a shared secret and tells the tracker
+// who is calling. The gateway drops any client-sent copy of these headers.
+import { timingSafeEqual, createHash } from 'node:crypto';
+
+export const INTERNAL_HEADERS = {
+  secret: 'x-gateway-secret',
+  accountId: 'x-account-id',
+  tokenId: 'x-token-id',
+  scopes: 'x-token-scopes',
+} as const;
+
+/** Constant-time comparison of secrets of any length (hashing first equalises the lengths). */
+export function secretsEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}

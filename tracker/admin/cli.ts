@@ -1,0 +1,89 @@
+// Operator CLI: `npm run admin -- <group> <verb> [options] [--json]`.
+// With PostgreSQL it opens the database itself. With the embedded database it goes through the
+// running tracker's internal endpoint (PGlite belongs to one process), or opens the data directory
+// itself when no tracker is running.
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { ApiError } from '../../shared/errors.js';
+import { loadTrackerKeys, openStorage } from '../boot.js';
+import { isCommandName, runCommand, type CommandName } from './commands.js';
+import { formatResult } from './format.js';
+import { callTracker } from './remote.js';
+
+const USAGE = `usage: admin <command> [options] [--json]
+  accounts create --name NAME
+  devices add --account ID --imei IMEI --name NAME [--plate PLATE]
+  tokens create --account ID --scopes read,write,commands [--name NAME]
+  tokens list --account ID
+  tokens revoke TOKEN_ID`;
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): { name: CommandName; args: Record<string, unknown>; json: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        name: { type: 'string' },
+        account: { type: 'string' },
+        imei: { type: 'string' },
+        plate: { type: 'string' },
+        scopes: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) throw new UsageError('');
+  const [group, verb, ...rest] = positionals;
+  const name = `${group ?? ''} ${verb ?? ''}`;
+  if (!isCommandName(name)) throw new UsageError(group ? `unknown command "${name.trim()}"` : '');
+  if (rest.length > (name === 'tokens revoke' ? 1 : 0)) throw new UsageError(`unexpected argument "${rest.at(-1)}"`);
+  const { json, help: _help, ...args } = values;
+  return { name, args: name === 'tokens revoke' ? { token: rest[0] } : args, json: json ?? false };
+}
+
+async function execute(config: Config, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
+  if (!config.DATABASE_URL) {
+    const remote = await callTracker(config, name, args);
+    if (remote.reached) return remote.result;
+  }
+  const db = await openStorage(config);
+  try {
+    return await runCommand({ db, ...loadTrackerKeys(config) }, name, args);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(): Promise<number> {
+  let command;
+  try {
+    command = parse(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${err.message ? `error: ${err.message}\n` : ''}${USAGE}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  try {
+    const result = await execute(config, command.name, command.args);
+    process.stdout.write(command.json ? `${JSON.stringify(result)}\n` : formatResult(command.name, result));
+    return 0;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,13 @@
+// What the tracker's parts share at run time: settings, database, logger, keys.
+import type { KeyObject } from 'node:crypto';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import type { Db } from './storage/db.js';
+
+export interface TrackerContext {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  privateKey: KeyObject;
+  gatewaySecret: string;
+}

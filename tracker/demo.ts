@@ -1,0 +1,31 @@
+// Demo data for a first run: on an empty database (unless DEMO=false), one account with a few
+// devices and a read,commands token, printed once with a curl line to try.
+import type { TrackerContext } from './context.js';
+import { countAccounts } from './accounts/repository.js';
+import { runCommand } from './admin/commands.js';
+
+export const DEMO_DEVICES = [
+  { imei: '359633100000001', name: 'Van 1', plate: 'DEMO-001' },
+  { imei: '359633100000002', name: 'Van 2', plate: 'DEMO-002' },
+  { imei: '359633100000003', name: 'Truck 1', plate: 'DEMO-003' },
+];
+
+export async function seedDemo(ctx: TrackerContext): Promise<void> {
+  if (ctx.config.DEMO === false) return;
+  if ((await countAccounts(ctx.db)) > 0) return;
+  const account = (await runCommand(ctx, 'accounts create', { name: 'Demo fleet' })) as { id: string };
+  for (const d of DEMO_DEVICES) await runCommand(ctx, 'devices add', { account: account.id, ...d });
+  const token = (await runCommand(ctx, 'tokens create', { account: account.id, scopes: 'read,commands', name: 'demo' })) as { token: string };
+  ctx.logger.info({ accountId: account.id, devices: DEMO_DEVICES.length }, 'demo account created');
+  // Printed, never logged: the token is shown this once.
+  process.stdout.write(
+    [
+      '',
+      `Demo account ${account.id} with ${DEMO_DEVICES.length} devices. API token (read,commands), shown once:`,
+      `  ${token.token}`,
+      'Try:',
+      `  curl -H "Authorization: Bearer ${token.token}" ${ctx.config.PUBLIC_BASE_URL}/api/public/v1/devices`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

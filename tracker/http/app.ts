@@ -1,0 +1,22 @@
+// The tracker's internal HTTP app: health checks open, everything else only through the gateway.
+import express from 'express';
+import { errorHandler, noStore, notFound, requestLogging } from '../../shared/http.js';
+import { adminRoute } from '../admin/route.js';
+import type { TrackerContext } from '../context.js';
+import { tokenStatusRoute } from '../tokens/route.js';
+import { gatewayAuth } from './gateway-auth.js';
+
+export function createTrackerApp(ctx: TrackerContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.use(requestLogging(ctx.logger));
+  app.use(noStore);
+  app.use(gatewayAuth(ctx.gatewaySecret));
+  app.use(adminRoute(ctx));
+  app.use(tokenStatusRoute(ctx));
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
+}

@@ -1,0 +1,45 @@
+// Starts and stops the tracker: storage, the internal HTTP server, the demo data.
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import { loadTrackerKeys, openStorage } from './boot.js';
+import type { TrackerContext } from './context.js';
+import { seedDemo } from './demo.js';
+import { createTrackerApp } from './http/app.js';
+
+export interface RunningTracker {
+  ctx: TrackerContext;
+  httpPort: number;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
+  const db = await openStorage(config);
+  const ctx: TrackerContext = { config, db, logger, ...loadTrackerKeys(config) };
+  await seedDemo(ctx);
+
+  const http = createServer(createTrackerApp(ctx));
+  http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
+  const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
+  logger.info({ httpPort, database: db.kind }, 'tracker started');
+
+  return {
+    ctx,
+    httpPort,
+    async close() {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeIdleConnections();
+      });
+      await db.close();
+    },
+  };
+}

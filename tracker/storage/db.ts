@@ -1,0 +1,33 @@
+// One database interface over two engines: the machine's PostgreSQL (pg) when DATABASE_URL is set,
+// PGlite (PostgreSQL in WebAssembly, data in DATA_DIR) when it is not. Same SQL, same migrations.
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement script (migrations). */
+  exec(script: string): Promise<void>;
+  /** Runs fn with one connection held for its duration (session-level locks). */
+  withSession<T>(fn: (session: Queryable & { exec(script: string): Promise<void> }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** Connections in the pool (PostgreSQL only). */
+  poolSize?: number;
+}
+
+export async function openDb(options: OpenOptions): Promise<Db> {
+  if (options.databaseUrl) {
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  }
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(options.dataDir);
+}

@@ -1,0 +1,54 @@
+// The Db interface over node-postgres: a pool, with transactions on one checked-out client.
+import pg from 'pg';
+import type { Db, Queryable } from './db.js';
+
+// int8 (bigserial ids, counts) as JavaScript numbers: our ids stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openPostgres(connectionString: string, max: number): Db {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+
+  const onClient = (client: pg.PoolClient) => ({
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+    exec: async (script: string) => {
+      await client.query(script);
+    },
+  });
+
+  return {
+    kind: 'postgres',
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async exec(script) {
+      await pool.query(script);
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(onClient(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(onClient(client));
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
