@@ -95,7 +95,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
     async close() {
       await limits.close();
       agent.destroy();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
+      // QUIT needs a live connection; otherwise stop reconnecting at once.
+      if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis?.disconnect();
     },
   };
 }

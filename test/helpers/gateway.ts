@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createGateway, type Gateway } from '../../gateway/app.js';
-import { parseConfig } from '../../shared/config.js';
+import { parseConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { publicKeyFrom } from '../../shared/tokens.js';
 import type { StandInTracker } from './stand-in-tracker.js';
@@ -10,6 +10,7 @@ import type { StandInTracker } from './stand-in-tracker.js';
 export interface TestGateway extends Gateway {
   /** Every log line the gateway wrote, raw JSON text. */
   logs: string[];
+  config: Config;
 }
 
 /** A Redis key prefix no other run shares, so runs never see each other's counts. */
@@ -47,5 +48,5 @@ export function startTestGateway(tracker: StandInTracker, env: Record<string, st
     publicKey: publicKeyFrom(tracker.publicKeyPem),
     gatewaySecret: tracker.gatewaySecret,
   });
-  return Object.assign(gateway, { logs });
+  return Object.assign(gateway, { logs, config });
 }
