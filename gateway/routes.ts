@@ -31,6 +31,8 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId' },
   { method: 'GET', path: '/api-docs', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },
+  { method: 'GET', path: '/api-docs/init.js', bucket: 'docs' },
+  { method: 'GET', path: '/api-docs/assets/{file}', bucket: 'docs' },
 ];
 
 export interface RouteMatch {

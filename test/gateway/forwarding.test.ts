@@ -124,6 +124,10 @@ describe('routes without a bearer token', () => {
     const doc = await request(gateway.app).get('/api-docs/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
+    expect((await request(gateway.app).get('/api-docs/init.js')).status).toBe(200);
+    const asset = await request(gateway.app).get('/api-docs/assets/swagger-ui.css');
+    expect(asset.status).toBe(200);
+    expect(asset.text).toContain('swagger-ui.css');
   });
 
   it('forwards an inbound webhook with its secret; the tracker checks it', async () => {

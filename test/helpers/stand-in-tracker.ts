@@ -112,6 +112,8 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     res.json({ ok: true, bodyBytes: await bodyBytes(req), ...echo(req) });
   });
   app.get('/api-docs', (_req, res) => void res.type('html').send('<!doctype html><title>API</title>'));
+  app.get('/api-docs/init.js', (_req, res) => void res.type('application/javascript').send('window.ui = {};'));
+  app.get('/api-docs/assets/:file', (req, res) => void res.type('text/css').send(`/* ${req.params.file} */`));
   app.get('/api-docs/openapi.json', (_req, res) => void res.json({ openapi: '3.1.0', info: { title: 'Fleet API', version: '1' } }));
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use(errorHandler());
