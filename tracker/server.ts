@@ -7,6 +7,7 @@ import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo } from './demo.js';
 import { createTrackerApp } from './http/app.js';
+import { maintainPartitions } from './storage/partitions.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
@@ -24,6 +25,10 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config);
   const ctx: TrackerContext = { config, db, logger, ...loadTrackerKeys(config) };
+  await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
+  const partitionTimer = setInterval(() => {
+    maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
+  }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
 
   const http = createServer(createTrackerApp(ctx));
@@ -35,6 +40,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     ctx,
     httpPort,
     async close() {
+      clearInterval(partitionTimer);
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeIdleConnections();

@@ -47,6 +47,24 @@ export function openPostgres(connectionString: string, max: number): Db {
         client.release();
       }
     },
+    async *cursor<T>(sql: string, params: unknown[], batchSize: number) {
+      const client = await pool.connect();
+      let done = false;
+      try {
+        await client.query('BEGIN READ ONLY');
+        await client.query(`DECLARE rows_cursor NO SCROLL CURSOR FOR ${sql}`, params);
+        for (;;) {
+          const batch = (await client.query(`FETCH ${batchSize} FROM rows_cursor`)).rows as T[];
+          if (batch.length > 0) yield batch;
+          if (batch.length < batchSize) break;
+        }
+        await client.query('COMMIT');
+        done = true;
+      } finally {
+        if (!done) await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+      }
+    },
     async close() {
       await pool.end();
     },
