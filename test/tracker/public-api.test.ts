@@ -31,7 +31,7 @@ beforeAll(async () => {
   const positions = Array.from({ length: 120 }, (_, i) => ({
     deviceTime: new Date(T0 + i * 60_000), valid: true, lat: 52 + i / 1000, lng: 13 + i / 1000, speed: 40 + (i % 10), heading: (i * 3) % 360, attributes: {},
   }));
-  await insertPositions(f.tracker.ctx.db, van, positions);
+  await insertPositions(f.tracker.ctx.db, positions.map((position) => ({ deviceId: van, position })));
   await f.tracker.ctx.db.query("UPDATE devices SET last_lat = 52.119, last_lng = 13.119, last_speed = 49, last_update = $2, status = 'online' WHERE id = $1", [van, new Date(T0 + 119 * 60_000)]);
   for (let i = 0; i < 5; i++) await insertAlert(f.tracker.ctx.db, { accountId: acme, deviceId: van, type: 'speeding', severity: 'warning', message: `Speeding ${i}` });
   await insertAlert(f.tracker.ctx.db, { accountId: other, deviceId: foreign, type: 'sos', severity: 'critical', message: 'SOS' });
@@ -186,7 +186,7 @@ describe('streaming', () => {
       const rows = Array.from({ length: 5000 }, (_, i) => ({
         deviceTime: new Date(start + (chunk * 5000 + i) * 5000), valid: true, lat: 50, lng: 10, speed: 1, heading: 2, attributes: {},
       }));
-      await insertPositions(f.tracker.ctx.db, big, rows);
+      await insertPositions(f.tracker.ctx.db, rows.map((position) => ({ deviceId: big, position })));
     }
     const res = await ok('get', '/api/public/v1/devices/{id}/positions', `/api/public/v1/devices/${big}/positions?from=2026-10-01T00:00:00Z&to=2026-10-31T00:00:00Z`);
     expect(res.body.data).toHaveLength(30000);

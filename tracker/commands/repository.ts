@@ -61,3 +61,35 @@ export async function findCommand(db: Queryable, accountId: string, deviceId: st
   const rows = await db.query<Row>('SELECT * FROM commands WHERE account_id = $1 AND device_id = $2 AND id = $3', [accountId, deviceId, id]);
   return rows[0] ? toCommand(rows[0]) : null;
 }
+
+/** Queued commands of a device claimed for sending (atomically, so two processes never both send). */
+export async function claimQueued(db: Queryable, deviceId: string): Promise<Command[]> {
+  const rows = await db.query<Row>(
+    `UPDATE commands SET status = 'sent', sent_at = now()
+     WHERE id IN (SELECT id FROM commands WHERE device_id = $1 AND status = 'queued' AND expires_at > now() ORDER BY created_at FOR UPDATE SKIP LOCKED)
+     RETURNING *`,
+    [deviceId],
+  );
+  return rows.map(toCommand).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+}
+
+/** Queued commands past their time to live become expired. */
+export async function expireCommands(db: Queryable): Promise<number> {
+  const rows = await db.query("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING id");
+  return rows.length;
+}
+
+export async function failCommand(db: Queryable, id: string, error: string): Promise<void> {
+  await db.query("UPDATE commands SET status = 'failed', ended_at = now(), error = $2 WHERE id = $1", [id, error]);
+}
+
+/** The device answered: its oldest sent command is delivered, with the reply and position. */
+export async function deliverOldestSent(db: Queryable, deviceId: string, reply: string, position: Command['position']): Promise<Command | null> {
+  const rows = await db.query<Row>(
+    `UPDATE commands SET status = 'delivered', delivered_at = now(), reply = $2, position = $3
+     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY sent_at, created_at LIMIT 1)
+     RETURNING *`,
+    [deviceId, reply, position === null ? null : JSON.stringify(position)],
+  );
+  return rows[0] ? toCommand(rows[0]) : null;
+}

@@ -10,25 +10,49 @@ export interface PositionRow {
   device_time: Date;
 }
 
-/** Inserts positions; a record already stored (same device and time) is skipped. */
-export async function insertPositions(db: Queryable, deviceId: string, positions: DecodedPosition[]): Promise<void> {
-  if (positions.length === 0) return;
+export interface DevicePosition {
+  deviceId: string;
+  position: DecodedPosition;
+}
+
+/**
+ * Stores a batch of positions from any devices in one statement, and moves each device's current
+ * position forward: only valid fixes, only forward in time. A record already stored (same device
+ * and time, as when a device re-sends after a lost ACK) is skipped.
+ */
+export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<void> {
+  if (rows.length === 0) return;
+  const p = rows.map((r) => r.position);
   await db.query(
     `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes)
-     SELECT $1, * FROM unnest($2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[])
+     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[])
      ON CONFLICT DO NOTHING`,
     [
-      deviceId,
-      positions.map((p) => p.deviceTime.toISOString()),
-      positions.map((p) => p.valid),
-      positions.map((p) => p.lat),
-      positions.map((p) => p.lng),
-      positions.map((p) => p.speed),
-      positions.map((p) => p.heading),
-      positions.map((p) => p.altitude ?? null),
-      positions.map((p) => p.satellites ?? null),
-      positions.map((p) => JSON.stringify(p.attributes)),
+      rows.map((r) => r.deviceId),
+      p.map((x) => x.deviceTime.toISOString()),
+      p.map((x) => x.valid),
+      p.map((x) => x.lat),
+      p.map((x) => x.lng),
+      p.map((x) => x.speed),
+      p.map((x) => x.heading),
+      p.map((x) => x.altitude ?? null),
+      p.map((x) => x.satellites ?? null),
+      p.map((x) => JSON.stringify(x.attributes)),
     ],
+  );
+  const latest = new Map<string, DecodedPosition>();
+  for (const r of rows) {
+    const seen = latest.get(r.deviceId);
+    if (r.position.valid && (!seen || seen.deviceTime < r.position.deviceTime)) latest.set(r.deviceId, r.position);
+  }
+  if (latest.size === 0) return;
+  const ids = [...latest.keys()];
+  const last = [...latest.values()];
+  await db.query(
+    `UPDATE devices d SET last_lat = u.lat, last_lng = u.lng, last_speed = u.speed, last_heading = u.heading, last_update = u.t
+     FROM unnest($1::text[], $2::timestamptz[], $3::float8[], $4::float8[], $5::float8[], $6::float8[]) AS u(id, t, lat, lng, speed, heading)
+     WHERE d.id = u.id AND (d.last_update IS NULL OR d.last_update < u.t)`,
+    [ids, last.map((x) => x.deviceTime.toISOString()), last.map((x) => x.lat), last.map((x) => x.lng), last.map((x) => x.speed), last.map((x) => x.heading)],
   );
 }
 

@@ -19,6 +19,8 @@ export interface Db extends Queryable {
    * Stopping the iteration early closes the cursor.
    */
   cursor<T = Record<string, unknown>>(sql: string, params: unknown[], batchSize: number): AsyncGenerator<T[]>;
+  /** Calls onPayload for every NOTIFY on the channel, from any process; resolves to an unlisten. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -40,6 +40,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
         await pg.query(`CLOSE ${name}`).catch(() => undefined);
       }
     },
+    listen: (channel, onPayload) => pg.listen(channel, onPayload),
     async close() {
       await pg.close();
     },

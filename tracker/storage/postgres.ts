@@ -65,8 +65,37 @@ export function openPostgres(connectionString: string, max: number): Db {
         client.release();
       }
     },
+    listen: (channel, onPayload) => listen(connectionString, channel, onPayload),
     async close() {
       await pool.end();
     },
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be recycled). If the connection drops it
+ * reconnects, so a database restart does not silently stop notifications.
+ */
+async function listen(connectionString: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const retry = (): void => {
+    if (!stopped) setTimeout(() => void connect().catch(retry), 1000).unref();
+  };
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString });
+    c.on('notification', (n) => n.channel === channel && n.payload !== undefined && onPayload(n.payload));
+    c.on('error', () => {
+      c.end().catch(() => undefined);
+      retry();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }
