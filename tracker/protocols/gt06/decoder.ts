@@ -1,0 +1,193 @@
+// GT06 (Concox and compatible) message decoding. A frame is
+//   78 78 | len(1) | proto | content | serial(2) | crc(2) | 0d 0a   (or 79 79 with len(2))
+// and the CRC-16/X25 covers the length field through the serial number. Positions are
+// acknowledged with 78 78 05 <proto> <serial> <crc> 0d 0a.
+import { crc16X25 } from '../crc.js';
+import { Reader, Truncated, utcDate } from '../reader.js';
+import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
+
+export const MSG = {
+  LOGIN: 0x01,
+  GPS: 0x10,
+  GPS_LBS_6: 0x11,
+  GPS_LBS_1: 0x12,
+  STATUS: 0x13,
+  STRING: 0x15,
+  GPS_LBS_STATUS_1: 0x16,
+  GPS_LBS_STATUS_2: 0x26,
+  GPS_LBS_STATUS_3: 0x27,
+  STRING_INFO: 0x21,
+  GPS_LBS_2: 0x22,
+  GPS_LBS_3: 0x37,
+  GPS_LBS_4: 0x2d,
+  GPS_2: 0x32,
+  COMMAND: 0x80,
+} as const;
+
+/** Alarm byte values from the GT06 manual (status-carrying messages). */
+const ALARMS: Record<number, string> = {
+  0x01: 'sos',
+  0x02: 'powerCut',
+  0x03: 'vibration',
+  0x04: 'geofenceEnter',
+  0x05: 'geofenceExit',
+  0x06: 'overspeed',
+  0x09: 'vibration',
+  0x0e: 'lowBattery',
+  0x0f: 'lowBattery',
+  0x11: 'powerOff',
+  0x13: 'tampering',
+  0x14: 'door',
+};
+
+/** Alarm bits 3..5 of the terminal-information byte. */
+const STATUS_ALARMS: Record<number, string> = {
+  1: 'vibration',
+  2: 'powerCut',
+  3: 'lowBattery',
+  4: 'sos',
+};
+
+/** Messages whose body starts with the 18-byte GPS block (date, sats, lat, lng, speed, course). */
+const GPS_TYPES = new Set<number>([
+  MSG.GPS,
+  MSG.GPS_LBS_6,
+  MSG.GPS_LBS_1,
+  MSG.GPS_LBS_STATUS_1,
+  MSG.GPS_LBS_STATUS_2,
+  MSG.GPS_LBS_STATUS_3,
+  MSG.GPS_LBS_2,
+  MSG.GPS_LBS_3,
+  MSG.GPS_LBS_4,
+  MSG.GPS_2,
+]);
+/** Of those, the ones followed by a length-prefixed LBS block and the status bytes. */
+const STATUS_TYPES = new Set<number>([MSG.GPS_LBS_STATUS_1, MSG.GPS_LBS_STATUS_2, MSG.GPS_LBS_STATUS_3]);
+/** Messages the device expects to see acknowledged. */
+const ACKED = new Set<number>([MSG.LOGIN, MSG.STATUS, ...GPS_TYPES]);
+
+export function buildAck(proto: number, serial: number): Buffer {
+  const out = Buffer.from([0x78, 0x78, 0x05, proto, serial >> 8, serial & 0xff, 0, 0, 0x0d, 0x0a]);
+  out.writeUInt16BE(crc16X25(out, 2, 6), 6);
+  return out;
+}
+
+export function decodeGt06(frame: Buffer, _session: ProtocolSession): DecodeResult {
+  try {
+    return decodeFrame(frame);
+  } catch (err) {
+    if (err instanceof Truncated) return { positions: [] };
+    throw err;
+  }
+}
+
+function decodeFrame(frame: Buffer): DecodeResult {
+  const extended = frame[0] === 0x79;
+  const headerLen = extended ? 4 : 3;
+  // Serial, CRC and terminator sit at fixed offsets from the end; the body is what remains.
+  if (frame.length < headerLen + 1 + 6) return { positions: [] };
+  const tail = frame.length - 6;
+  const serial = frame.readUInt16BE(tail);
+  const badChecksum = frame.readUInt16BE(tail + 2) !== crc16X25(frame, 2, tail + 2);
+  const proto = frame[headerLen]!;
+  const r = new Reader(frame, headerLen + 1, tail);
+  const result: DecodeResult = { positions: [] };
+  if (badChecksum) result.badChecksum = true;
+  if (ACKED.has(proto)) result.reply = buildAck(proto, serial);
+
+  if (proto === MSG.LOGIN) {
+    // IMEI as 8 BCD bytes with a leading zero nibble.
+    const imei = r.bytes(8).toString('hex').replace(/^0/, '');
+    if (!/^\d{15}$/.test(imei)) return { positions: [], badChecksum };
+    result.identity = imei;
+    return result;
+  }
+  if (proto === MSG.STATUS) {
+    result.heartbeat = true;
+    return result;
+  }
+  if (proto === MSG.STRING) {
+    const len = r.u8();
+    r.skip(4); // server flag echoed from the command
+    result.commandReply = r.bytes(Math.max(0, len - 4)).toString('ascii');
+    return result;
+  }
+  if (proto === MSG.STRING_INFO) {
+    r.skip(4); // server flag
+    const encoding = r.u8();
+    const text = r.bytes(r.remaining);
+    result.commandReply = encoding === 1 ? text.toString('ascii') : utf16be(text);
+    return result;
+  }
+  if (!GPS_TYPES.has(proto)) {
+    // Valid frame of a type we do not use: still a sign of life.
+    result.heartbeat = true;
+    return result;
+  }
+
+  const position = decodeGps(r);
+  if (!position) return result;
+  if (proto === MSG.GPS_LBS_1 || proto === MSG.GPS_LBS_2 || proto === MSG.GPS_LBS_3 || proto === MSG.GPS_LBS_4) {
+    r.skip(8); // MCC, MNC, LAC, cell id
+  } else if (STATUS_TYPES.has(proto)) {
+    const lbsLength = r.u8();
+    r.skip(lbsLength > 0 ? lbsLength - 1 : 0);
+    decodeStatus(r, position);
+  }
+  if ((proto === MSG.GPS_LBS_2 || proto === MSG.GPS_LBS_3 || proto === MSG.GPS_LBS_4) && r.remaining >= 3) {
+    position.attributes.ignition = r.u8() > 0;
+    position.attributes.event = r.u8(); // upload reason
+    position.attributes.archive = r.u8() > 0; // re-uploaded from device memory
+  }
+  if (r.remaining === 4) position.attributes.odometer = r.u32();
+  result.positions.push(position);
+  return result;
+}
+
+/** Date, satellites, coordinates, speed and the course/status word shared by GPS messages. */
+function decodeGps(r: Reader): DecodedPosition | null {
+  const [yy, mo, dd, hh, mi, ss] = [r.u8(), r.u8(), r.u8(), r.u8(), r.u8(), r.u8()];
+  const satellites = r.u8() & 0x0f;
+  // Coordinates are in units of 1/30000 minute.
+  let lat = r.u32() / 30000 / 60;
+  let lng = r.u32() / 30000 / 60;
+  const speed = r.u8();
+  const flags = r.u16();
+  const time = utcDate(2000 + yy, mo, dd, hh, mi, ss);
+  if (!time || lat > 90 || lng > 180) return null;
+  if (!(flags & 0x0400)) lat = -lat; // bit 10 set = north
+  if (flags & 0x0800) lng = -lng; // bit 11 set = west
+  const attributes: Record<string, unknown> = {};
+  // Bit 14 says whether bit 15 carries the ACC (ignition) line.
+  if (flags & 0x4000) attributes.ignition = (flags & 0x8000) !== 0;
+  return {
+    deviceTime: time,
+    valid: (flags & 0x1000) !== 0,
+    lat,
+    lng,
+    speed,
+    heading: flags & 0x03ff,
+    satellites,
+    attributes,
+  };
+}
+
+/** Terminal information, voltage level, GSM signal and alarm bytes. */
+function decodeStatus(r: Reader, position: DecodedPosition): void {
+  const info = r.u8();
+  const a = position.attributes;
+  a.ignition = (info & 0x02) !== 0;
+  a.charge = (info & 0x04) !== 0;
+  a.blocked = (info & 0x80) !== 0;
+  const statusAlarm = STATUS_ALARMS[(info >> 3) & 0x07];
+  // Voltage level is a 0..6 scale.
+  a.batteryLevel = Math.floor((r.u8() * 100) / 6);
+  a.rssi = r.u8();
+  const alarm = ALARMS[r.u8()] ?? statusAlarm;
+  if (alarm) a.alarm = alarm;
+}
+
+function utf16be(bytes: Buffer): string {
+  const swapped = Buffer.from(bytes.subarray(0, bytes.length & ~1));
+  return swapped.swap16().toString('utf16le');
+}
