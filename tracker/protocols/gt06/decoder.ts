@@ -38,6 +38,7 @@ const ALARMS: Record<number, string> = {
   0x11: 'powerOff',
   0x13: 'tampering',
   0x14: 'door',
+  0x19: 'lowBattery',
 };
 
 /** Alarm bits 3..5 of the terminal-information byte. */
@@ -46,6 +47,7 @@ const STATUS_ALARMS: Record<number, string> = {
   2: 'powerCut',
   3: 'lowBattery',
   4: 'sos',
+  7: 'removing',
 };
 
 /** Messages whose body starts with the 18-byte GPS block (date, sats, lat, lng, speed, course). */
@@ -90,7 +92,11 @@ function decodeFrame(frame: Buffer): DecodeResult {
   const serial = frame.readUInt16BE(tail);
   const badChecksum = frame.readUInt16BE(tail + 2) !== crc16X25(frame, 2, tail + 2);
   const proto = frame[headerLen]!;
-  const r = new Reader(frame, headerLen + 1, tail);
+  // Some firmwares declare a length that does not match what they send (often leaving out
+  // serial and CRC); their body then runs up to the terminator.
+  const declared = extended ? frame.readUInt16BE(2) : frame[2]!;
+  const regular = headerLen + declared + 2 === frame.length;
+  const r = new Reader(frame, headerLen + 1, regular ? tail : frame.length - 2);
   const result: DecodeResult = { positions: [] };
   if (badChecksum) result.badChecksum = true;
   if (ACKED.has(proto)) result.reply = buildAck(proto, serial);
@@ -110,6 +116,8 @@ function decodeFrame(frame: Buffer): DecodeResult {
     const len = r.u8();
     r.skip(4); // server flag echoed from the command
     result.commandReply = r.bytes(Math.max(0, len - 4)).toString('ascii');
+    const position = parseLocationReply(result.commandReply);
+    if (position) result.positions.push(position);
     return result;
   }
   if (proto === MSG.STRING_INFO) {
@@ -117,6 +125,8 @@ function decodeFrame(frame: Buffer): DecodeResult {
     const encoding = r.u8();
     const text = r.bytes(r.remaining);
     result.commandReply = encoding === 1 ? text.toString('ascii') : utf16be(text);
+    const position = parseLocationReply(result.commandReply);
+    if (position) result.positions.push(position);
     return result;
   }
   if (!GPS_TYPES.has(proto)) {
@@ -130,9 +140,11 @@ function decodeFrame(frame: Buffer): DecodeResult {
   if (proto === MSG.GPS_LBS_1 || proto === MSG.GPS_LBS_2 || proto === MSG.GPS_LBS_3 || proto === MSG.GPS_LBS_4) {
     r.skip(8); // MCC, MNC, LAC, cell id
   } else if (STATUS_TYPES.has(proto)) {
-    const lbsLength = r.u8();
-    r.skip(lbsLength > 0 ? lbsLength - 1 : 0);
-    decodeStatus(r, position);
+    skipLbs(r);
+    // Status is terminal info, voltage, GSM, alarm, language (+ geofence on 0x27); one byte
+    // more means the firmware sends a 2-byte voltage.
+    const wideVoltage = r.remaining === (proto === MSG.GPS_LBS_STATUS_3 ? 7 : 6);
+    decodeStatus(r, position, wideVoltage);
   }
   if ((proto === MSG.GPS_LBS_2 || proto === MSG.GPS_LBS_3 || proto === MSG.GPS_LBS_4) && r.remaining >= 3) {
     position.attributes.ignition = r.u8() > 0;
@@ -172,19 +184,58 @@ function decodeGps(r: Reader): DecodedPosition | null {
   };
 }
 
-/** Terminal information, voltage level, GSM signal and alarm bytes. */
-function decodeStatus(r: Reader, position: DecodedPosition): void {
+/**
+ * Length-prefixed cell block: MCC, MNC (2 bytes when the MCC's top bit is set), LAC, cell id.
+ * A length above 9 announces extra bytes after the cell id.
+ */
+function skipLbs(r: Reader): void {
+  const length = r.u8();
+  if (length === 0) return;
+  const mcc = r.u16();
+  r.skip((mcc & 0x8000 ? 2 : 1) + 2 + 3);
+  if (length > 9) r.skip(length - 9);
+}
+
+/** Terminal information, voltage, GSM signal and alarm bytes. */
+function decodeStatus(r: Reader, position: DecodedPosition, wideVoltage: boolean): void {
   const info = r.u8();
   const a = position.attributes;
   a.ignition = (info & 0x02) !== 0;
   a.charge = (info & 0x04) !== 0;
   a.blocked = (info & 0x80) !== 0;
   const statusAlarm = STATUS_ALARMS[(info >> 3) & 0x07];
-  // Voltage level is a 0..6 scale.
-  a.batteryLevel = Math.floor((r.u8() * 100) / 6);
+  if (wideVoltage) {
+    // 2-byte field: a percentage on some models, centivolts of external power on others.
+    const value = r.u16();
+    if (value <= 100) a.batteryLevel = value;
+    else a.power = value / 100;
+  } else {
+    // A 0..6 level on the original GT06; newer models send the percentage directly.
+    const level = r.u8();
+    a.batteryLevel = level <= 6 ? Math.floor((level * 100) / 6) : Math.min(level, 100);
+  }
   a.rssi = r.u8();
   const alarm = ALARMS[r.u8()] ?? statusAlarm;
   if (alarm) a.alarm = alarm;
+}
+
+/**
+ * The answer to WHERE# is text such as
+ * "Current position!Lat:N54.739332,Lon:E25.273270,Course:126.53,Speed:0.00Km/h,DateTime:2017-05-26 10:27:47";
+ * it is the located fix, so it becomes a position too.
+ */
+const LOCATION_REPLY =
+  /Lat:([NS])(\d+(?:\.\d+)?),Lon:([EW])(\d+(?:\.\d+)?),Course:(\d+(?:\.\d+)?),Speed:(\d+(?:\.\d+)?)(?:Km\/h)?,DateTime:(\d{4})-(\d\d)-(\d\d)\s+(\d\d):(\d\d):(\d\d)/;
+
+function parseLocationReply(text: string): DecodedPosition | null {
+  const m = LOCATION_REPLY.exec(text);
+  if (!m) return null;
+  const n = (i: number) => Number(m[i]);
+  const time = utcDate(n(7), n(8), n(9), n(10), n(11), n(12));
+  const lat = n(2) * (m[1] === 'S' ? -1 : 1);
+  const lng = n(4) * (m[3] === 'W' ? -1 : 1);
+  if (!time || Math.abs(lat) > 90 || Math.abs(lng) > 180) return null;
+  return { deviceTime: time, valid: true, lat, lng, speed: n(6), heading: n(5) % 360, attributes: {} };
 }
 
 function utf16be(bytes: Buffer): string {
