@@ -18,14 +18,16 @@ function decodeText(body: string): DecodeResult {
   const f = body.split(',');
   const id = f[1] ?? '';
   const type = f[2] ?? '';
-  if (!/^\w+$/.test(id) || !type) return { positions: [] };
-  const result: DecodeResult = { identity: id, positions: [] };
+  // Some firmwares leave the id empty and rely on the connection's identity.
+  if (!/^\w*$/.test(id) || !type) return { positions: [] };
+  const result: DecodeResult = { positions: [] };
+  if (id) result.identity = id;
 
   if (type === 'SMS') {
     result.commandReply = f.slice(3).join(',');
     return result;
   }
-  if (HEARTBEATS.has(type)) {
+  if (HEARTBEATS.has(type) || (type === 'VP1' && f[3] === 'V')) {
     result.heartbeat = true;
     // HTBT devices wait for their heartbeat to be echoed back.
     if (type === 'HTBT') result.reply = Buffer.from(`*${f[0]},${id},HTBT#`, 'latin1');
@@ -38,6 +40,8 @@ function decodeText(body: string): DecodeResult {
 
   // V4 is the answer to a server command: "V4,<command>,<parameters…>" then, on most
   // models, the position block.
+  // VP1 has no time of day: "VP1,A,<lat>,N,<lng>,E,<speed>,<course>,DDMMYY"; midnight stands in.
+  if (type === 'VP1') f.splice(3, 0, '000000');
   const blockStart = type === 'V4' ? findPositionBlock(f, 4) : 3;
   if (type === 'V4') result.commandReply = f.slice(3, blockStart < 0 ? f.length : blockStart).join(',');
   const position = blockStart < 0 ? null : parsePositionBlock(f, blockStart);
@@ -64,6 +68,7 @@ function findPositionBlock(f: string[], from: number): number {
 /** Parses time, validity, coordinates, speed, course, date and status starting at f[i]. */
 function parsePositionBlock(f: string[], i: number): DecodedPosition | null {
   const time = f[i] ?? '';
+  // A/B/V, empty (invalid), or a digit (coding scheme, sent only with a fix).
   const validity = f[i + 1] ?? '';
   const lat = coordinate(f[i + 2], f[i + 3], 'N', 'S', 90);
   const lng = coordinate(f[i + 4], f[i + 5], 'E', 'W', 180);
@@ -73,17 +78,29 @@ function parsePositionBlock(f: string[], i: number): DecodedPosition | null {
   let d = i + 8;
   if (!/^\d{6}$/.test(f[d] ?? '') && /^\d{6}$/.test(f[d + 1] ?? '')) d += 1;
   const date = f[d] ?? '';
-  if (!/^\d{6}$/.test(time) || !/^\d{6}$/.test(date) || !/^[ABV]$/.test(validity)) return null;
+  if (!/^\d{6}$/.test(time) || !/^\d{6}$/.test(date) || !/^([ABV]|\d*)$/.test(validity)) return null;
   if (lat === null || lng === null || !Number.isFinite(speed) || !Number.isFinite(course)) return null;
   const n = (s: string, at: number) => Number(s.slice(at, at + 2));
   const deviceTime = utcDate(2000 + n(date, 4), n(date, 2), n(date, 0), n(time, 0), n(time, 2), n(time, 4));
   if (!deviceTime) return null;
   const attributes: Record<string, unknown> = {};
-  const status = f[d + 1];
-  if (status && /^[0-9A-Fa-f]{8}$/.test(status)) applyStatus(parseInt(status, 16), attributes);
+  // The status word follows the date, or comes after three SIM fields (IP, phone, ICCID).
+  const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
+  const s = isStatus(f[d + 1]) ? d + 1 : isStatus(f[d + 4]) ? d + 4 : -1;
+  if (s > 0) applyStatus(parseInt(f[s]!, 16), attributes);
+  let altitude: number | undefined;
+  // Extended V1: odometer, temperature, fuel %, altitude, LAC, cell id.
+  const ext = s > 0 ? f.slice(s + 1, s + 7) : [];
+  if (ext.length === 6 && ext.slice(0, 4).every((v) => /^-?\d+(\.\d+)?$/.test(v))) {
+    attributes.odometer = Number(ext[0]);
+    attributes.temp1 = Number(ext[1]);
+    attributes.fuelLevel = Number(ext[2]);
+    altitude = Number(ext[3]);
+  }
   return {
     deviceTime,
-    valid: validity === 'A',
+    valid: validity === 'A' || /^\d+$/.test(validity),
+    ...(altitude !== undefined ? { altitude } : {}),
     lat,
     lng,
     speed: speed * KNOTS_TO_KMH,
@@ -127,29 +144,33 @@ export function applyStatus(status: number, a: Record<string, unknown>): void {
   a.status = status;
 }
 
-/** Binary report: '$', id(5 BCD), HHMMSS DDMMYY, lat(4 BCD), battery, lng(4.5 BCD)+flags, speed/course, status. */
+/**
+ * Binary report: '$', id (5 BCD bytes, or 8 holding a 15-digit IMEI in 42-byte messages),
+ * HHMMSS DDMMYY, lat (4 BCD), battery, lng (4.5 BCD) + flags nibble, speed/course (3 BCD), status.
+ */
 function decodeBinary(frame: Buffer): DecodeResult {
   if (frame.length < 32) return { positions: [] };
+  const idBytes = frame.length === 42 ? 8 : 5;
+  const o = idBytes - 5; // shift of every later field
   const hex = frame.toString('hex');
   const digits = (from: number, count: number) => hex.slice(from * 2, from * 2 + count);
-  const head = digits(1, 10 + 12 + 8);
-  const lngDigits = digits(17, 9);
-  const motion = digits(22, 6);
-  if (!/^\d+$/.test(head + lngDigits + motion)) return { positions: [] };
-  const identity = head.slice(0, 10);
-  const t = (k: number) => Number(head.slice(10 + k * 2, 12 + k * 2));
+  const identity = digits(1, idBytes === 8 ? 15 : 10);
+  const head = digits(6 + o, 12 + 8);
+  const lngDigits = digits(17 + o, 9);
+  const motion = digits(22 + o, 6);
+  if (!/^\d+$/.test(identity + head + lngDigits + motion)) return { positions: [] };
+  const t = (k: number) => Number(head.slice(k * 2, k * 2 + 2));
   const deviceTime = utcDate(2000 + t(5), t(4), t(3), t(0), t(1), t(2));
-  const latDigits = head.slice(22, 30);
-  let lat = Number(latDigits.slice(0, 2)) + Number(latDigits.slice(2)) / 10000 / 60;
+  let lat = Number(head.slice(12, 14)) + Number(head.slice(14, 20)) / 10000 / 60;
   let lng = Number(lngDigits.slice(0, 3)) + Number(lngDigits.slice(3)) / 10000 / 60;
-  const flags = frame[21]! & 0x0f;
+  const flags = frame[21 + o]! & 0x0f;
   if (!deviceTime || lat > 90 || lng > 180) return { identity, positions: [] };
   if (!(flags & 0x04)) lat = -lat;
   if (!(flags & 0x08)) lng = -lng;
   const attributes: Record<string, unknown> = {};
-  const battery = batteryLevel(frame[16]!);
+  const battery = batteryLevel(frame[16 + o]!);
   if (battery !== undefined) attributes.batteryLevel = battery;
-  applyStatus(frame.readUInt32BE(25), attributes);
+  applyStatus(frame.readUInt32BE(25 + o), attributes);
   const position: DecodedPosition = {
     deviceTime,
     valid: (flags & 0x02) !== 0,

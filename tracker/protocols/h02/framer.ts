@@ -1,10 +1,12 @@
 // H02 framing. Text messages run from '*' to '#'; binary messages start with '$' and have a
-// fixed length: 32 bytes, or 45 on models with the extended record. The length cannot be read
-// from the message, so the first binary message of a connection decides it: 45 when a full
-// 45-byte message is followed by another start marker or ends the read exactly.
+// fixed length: 32 bytes, 42 on models with a 15-digit id, or 45 on models with the extended
+// record. The length cannot be read from the message, so the first binary message of a
+// connection decides it: the candidate that ends the read exactly or is followed by another
+// start marker.
 import type { Framer } from '../types.js';
 
 const SHORT = 32;
+const LONG_ID = 42;
 const LONG = 45;
 const STAR = 0x2a;
 const HASH = 0x23;
@@ -65,12 +67,13 @@ export class H02Framer implements Framer {
     return this.buf.length - pos >= this.binaryLength ? this.binaryLength : 0;
   }
 
-  /** 32 or 45 from where the next message starts; 0 while that cannot be told yet. */
+  /** 32, 42 or 45 from where the next message starts; 0 while that cannot be told yet. */
   private guessBinaryLength(pos: number): number {
     const avail = this.buf.length - pos;
     const isStart = (at: number) => this.buf[at] === DOLLAR || this.buf[at] === STAR;
-    if (avail === SHORT || (avail > SHORT && isStart(pos + SHORT))) return SHORT;
-    if (avail === LONG || (avail > LONG && isStart(pos + LONG))) return LONG;
+    for (const length of [SHORT, LONG_ID, LONG]) {
+      if (avail === length || (avail > length && isStart(pos + length))) return length;
+    }
     return avail > LONG ? SHORT : 0;
   }
 }
