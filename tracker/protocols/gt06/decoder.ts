@@ -39,6 +39,11 @@ const ALARMS: Record<number, string> = {
   0x13: 'tampering',
   0x14: 'door',
   0x19: 'lowBattery',
+  0x29: 'hardAcceleration',
+  0x2a: 'hardCornering',
+  0x2b: 'hardCornering',
+  0x2c: 'accident',
+  0x30: 'hardBraking',
 };
 
 /** Alarm bits 3..5 of the terminal-information byte. */
