@@ -57,11 +57,6 @@ export class Reader {
   }
 }
 
-/** Packed BCD digits as a string ("0123" for 01 23); nibbles above 9 map to hex letters. */
-export function bcd(bytes: Buffer): string {
-  return bytes.toString('hex');
-}
-
 /** A Date from calendar fields in UTC, or null when a field is out of range. */
 export function utcDate(
   year: number,

@@ -1,6 +1,7 @@
 // Server-to-device commands. The online command (0x80) carries a 4-byte server flag that the
 // device echoes in its 0x15/0x21 reply, so the flag is how a reply is matched to its command.
 import { crc16X25 } from '../crc.js';
+import { MSG } from './decoder.js';
 
 /** Builds 78 78 | len | 80 | cmdLen | flag(4) | ASCII command | serial(2) | crc | 0d 0a. */
 export function encodeCommand(text: string, commandSeq: number): Buffer {
@@ -13,7 +14,7 @@ export function encodeCommand(text: string, commandSeq: number): Buffer {
   out[0] = 0x78;
   out[1] = 0x78;
   out[2] = length;
-  out[3] = 0x80;
+  out[3] = MSG.COMMAND;
   out[4] = cmdLen;
   out.writeUInt32BE(commandSeq >>> 0, 5);
   command.copy(out, 9);
