@@ -37,7 +37,7 @@ describe('GT06 decoder: manual examples', () => {
     expect(p.heading).toBe(143);
     expect(p.valid).toBe(true);
     expect(p.satellites).toBe(15);
-    expect(r.reply?.toString('hex')).toBe('7878051200038dfb0d0a');
+    expect(r.reply?.toString('hex')).toBe('787805120003903f0d0a');
   });
 
   it('status 0x13 is a heartbeat and is acknowledged', () => {

@@ -109,7 +109,7 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
     for (let k = 0; k < n; k++) {
       const id = r.u16();
       const raw = r.bytes(r.u16());
-      io[id] = ioValue(raw);
+      io[id] = raw.toString('hex'); // opaque payloads (BLE, CAN frames…) stay as bytes
       applyIo(id, raw, attributes);
     }
   }
