@@ -8,6 +8,8 @@ const MAX_IMEI_LENGTH = 20;
 export class TeltonikaFramer implements Framer {
   private buf: Buffer = Buffer.alloc(0);
   private skippedBytes = 0;
+  /** While skipping garbage a stray 0xFF is not a keep-alive. */
+  private resyncing = false;
 
   constructor(private readonly maxFrameBytes: number) {}
 
@@ -24,9 +26,11 @@ export class TeltonikaFramer implements Framer {
       if (size === 0) break;
       if (size < 0) {
         this.skippedBytes += 1;
+        this.resyncing = true;
         pos += 1;
         continue;
       }
+      this.resyncing = false;
       frames.push(Buffer.from(this.buf.subarray(pos, pos + size)));
       pos += size;
     }
@@ -38,7 +42,7 @@ export class TeltonikaFramer implements Framer {
   private frameSize(pos: number): number {
     const b = this.buf;
     const avail = b.length - pos;
-    if (b[pos] === 0xff) return 1;
+    if (b[pos] === 0xff) return this.resyncing ? -1 : 1;
     if (avail < 2) return b[pos] === 0x00 ? 0 : -1;
     const len16 = b.readUInt16BE(pos);
     if (len16 > 0) {
