@@ -8,6 +8,9 @@ export class Truncated extends Error {
   }
 }
 
+/** One shared instance: short frames are common on bad links and a stack trace per throw is costly. */
+export const TRUNCATED = new Truncated();
+
 export class Reader {
   constructor(
     readonly buf: Buffer,
@@ -21,7 +24,7 @@ export class Reader {
   }
 
   private take(n: number): number {
-    if (n < 0 || this.pos + n > this.end) throw new Truncated();
+    if (n < 0 || this.pos + n > this.end) throw TRUNCATED;
     const at = this.pos;
     this.pos += n;
     return at;

@@ -4,7 +4,7 @@
 // The CRC covers codec through the second count. The server acknowledges a packet by
 // sending the record count as a 4-byte integer once the records are stored.
 import { crc16Ibm } from '../crc.js';
-import { Reader, Truncated } from '../reader.js';
+import { Reader, TRUNCATED, Truncated } from '../reader.js';
 import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
 import { applyIo, ioValue } from './io.js';
 
@@ -78,7 +78,7 @@ function decodeHandshake(frame: Buffer): DecodeResult {
 
 function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
   const time = new Date(Number(r.u64()));
-  if (Number.isNaN(time.getTime())) throw new Truncated(); // not a real record: drop the packet
+  if (Number.isNaN(time.getTime())) throw TRUNCATED; // not a real record: drop the packet
   const priority = r.u8();
   const lng = r.i32() / 1e7;
   const lat = r.i32() / 1e7;
