@@ -133,7 +133,7 @@ describe('Teltonika AVL: simulator packets', () => {
 
   it('bad CRC is flagged but the data still decodes', () => {
     const packet = teltonikaAvl([teltonikaRecord(fix)]);
-    packet[packet.length - 1] ^= 0x01;
+    packet[packet.length - 1] = packet[packet.length - 1]! ^ 0x01;
     const r = teltonika.decode(packet, session('x'));
     expect(r.badChecksum).toBe(true);
     expect(r.positions).toHaveLength(1);
