@@ -20,7 +20,13 @@ export const MSG = {
   GPS_LBS_2: 0x22,
   GPS_LBS_3: 0x37,
   GPS_LBS_4: 0x2d,
-  GPS_2: 0x32,
+  GPS_PHONE: 0x1a,
+  GPS_LBS_EXTEND: 0x1e,
+  GPS_LBS_5: 0x31,
+  GPS_LBS_STATUS_4: 0x32,
+  GPS_4G: 0xa0,
+  FENCE_SINGLE: 0xa3,
+  FENCE_MULTI: 0xa4,
   COMMAND: 0x80,
 } as const;
 
@@ -66,12 +72,23 @@ const GPS_TYPES = new Set<number>([
   MSG.GPS_LBS_2,
   MSG.GPS_LBS_3,
   MSG.GPS_LBS_4,
-  MSG.GPS_2,
+  MSG.GPS_PHONE,
+  MSG.GPS_LBS_EXTEND,
+  MSG.GPS_LBS_5,
+  MSG.GPS_LBS_STATUS_4,
+  MSG.GPS_4G,
+  MSG.FENCE_SINGLE,
+  MSG.FENCE_MULTI,
 ]);
 /** Of those, the ones followed by a length-prefixed LBS block and the status bytes. */
-const STATUS_TYPES = new Set<number>([MSG.GPS_LBS_STATUS_1, MSG.GPS_LBS_STATUS_2, MSG.GPS_LBS_STATUS_3]);
-/** Messages the device expects to see acknowledged. */
-const ACKED = new Set<number>([MSG.LOGIN, MSG.STATUS, ...GPS_TYPES]);
+const STATUS_TYPES = new Set<number>([
+  MSG.GPS_LBS_STATUS_1,
+  MSG.GPS_LBS_STATUS_2,
+  MSG.GPS_LBS_STATUS_3,
+  MSG.GPS_LBS_STATUS_4,
+]);
+/** Device-bound commands and the extended command reply are the only messages not acknowledged. */
+const NOT_ACKED = new Set<number>([MSG.STRING_INFO, MSG.COMMAND, 0x81, 0x82]);
 
 export function buildAck(proto: number, serial: number): Buffer {
   const out = Buffer.from([0x78, 0x78, 0x05, proto, serial >> 8, serial & 0xff, 0, 0, 0x0d, 0x0a]);
@@ -104,7 +121,8 @@ function decodeFrame(frame: Buffer): DecodeResult {
   const r = new Reader(frame, headerLen + 1, regular ? tail : frame.length - 2);
   const result: DecodeResult = { positions: [] };
   if (badChecksum) result.badChecksum = true;
-  if (ACKED.has(proto)) result.reply = buildAck(proto, serial);
+  // Devices resend unacknowledged messages, including types we do not decode.
+  if (!NOT_ACKED.has(proto)) result.reply = buildAck(proto, serial);
 
   if (proto === MSG.LOGIN) {
     // IMEI as 8 BCD bytes with a leading zero nibble.
@@ -134,7 +152,8 @@ function decodeFrame(frame: Buffer): DecodeResult {
     if (position) result.positions.push(position);
     return result;
   }
-  if (!GPS_TYPES.has(proto)) {
+  // In 79 79 framing these numbers carry other, model-specific layouts.
+  if (!GPS_TYPES.has(proto) || (extended && proto === MSG.GPS_LBS_STATUS_4)) {
     // Valid frame of a type we do not use: still a sign of life.
     result.heartbeat = true;
     return result;
