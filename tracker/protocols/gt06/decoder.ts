@@ -80,7 +80,19 @@ const GPS_TYPES = new Set<number>([
   MSG.FENCE_SINGLE,
   MSG.FENCE_MULTI,
 ]);
-/** Of those, the ones followed by a length-prefixed LBS block and the status bytes. */
+/** Of those, the ones followed by a cell (LBS) block without a length prefix. */
+const LBS_TYPES = new Set<number>([
+  MSG.GPS_LBS_6,
+  MSG.GPS_LBS_1,
+  MSG.GPS_LBS_2,
+  MSG.GPS_LBS_3,
+  MSG.GPS_LBS_4,
+  MSG.GPS_LBS_5,
+  MSG.GPS_4G,
+  MSG.FENCE_SINGLE,
+  MSG.FENCE_MULTI,
+]);
+/** And the ones followed by a length-prefixed LBS block and the status bytes. */
 const STATUS_TYPES = new Set<number>([
   MSG.GPS_LBS_STATUS_1,
   MSG.GPS_LBS_STATUS_2,
@@ -125,10 +137,10 @@ function decodeFrame(frame: Buffer): DecodeResult {
   if (!NOT_ACKED.has(proto)) result.reply = buildAck(proto, serial);
 
   if (proto === MSG.LOGIN) {
-    // IMEI as 8 BCD bytes with a leading zero nibble.
-    const imei = r.bytes(8).toString('hex').replace(/^0/, '');
-    if (!/^\d{15}$/.test(imei)) return { positions: [], badChecksum };
-    result.identity = imei;
+    // IMEI as 8 BCD bytes: a padding nibble, then 15 digits.
+    const imei = r.bytes(8).toString('hex').slice(1);
+    if (/^\d{15}$/.test(imei)) result.identity = imei;
+    else delete result.reply; // nothing to accept
     return result;
   }
   if (proto === MSG.STATUS) {
@@ -161,10 +173,24 @@ function decodeFrame(frame: Buffer): DecodeResult {
 
   const position = decodeGps(r);
   if (!position) return result;
-  if (proto === MSG.GPS_LBS_1 || proto === MSG.GPS_LBS_2 || proto === MSG.GPS_LBS_3 || proto === MSG.GPS_LBS_4) {
-    r.skip(8); // MCC, MNC, LAC, cell id
+  try {
+    decodeAfterGps(r, proto, position);
+  } catch (err) {
+    // A complete fix followed by a cut-off cell/status block is still a fix.
+    if (!(err instanceof Truncated)) throw err;
+  }
+  result.positions.push(position);
+  return result;
+}
+
+/** Cell block, status bytes, ACC/upload-reason bytes and odometer, depending on the type. */
+function decodeAfterGps(r: Reader, proto: number, position: DecodedPosition): void {
+  if (LBS_TYPES.has(proto)) {
+    skipCell(r, proto === MSG.GPS_LBS_6);
   } else if (STATUS_TYPES.has(proto)) {
-    skipLbs(r);
+    const length = r.u8();
+    if (length > 0) skipCell(r, false);
+    if (length > 9) r.skip(length - 9); // extra bytes announced after the cell id
     // Status is terminal info, voltage, GSM, alarm, language (+ geofence on 0x27); one byte
     // more means the firmware sends a 2-byte voltage.
     const wideVoltage = r.remaining === (proto === MSG.GPS_LBS_STATUS_3 ? 7 : 6);
@@ -176,8 +202,6 @@ function decodeFrame(frame: Buffer): DecodeResult {
     position.attributes.archive = r.u8() > 0; // re-uploaded from device memory
   }
   if (r.remaining === 4) position.attributes.odometer = r.u32();
-  result.positions.push(position);
-  return result;
 }
 
 /** Date, satellites, coordinates, speed and the course/status word shared by GPS messages. */
@@ -209,15 +233,12 @@ function decodeGps(r: Reader): DecodedPosition | null {
 }
 
 /**
- * Length-prefixed cell block: MCC, MNC (2 bytes when the MCC's top bit is set), LAC, cell id.
- * A length above 9 announces extra bytes after the cell id.
+ * Cell block: MCC, MNC (2 bytes when the MCC's top bit is set, and in 0x11), LAC, cell id
+ * (4 bytes in 0x11, otherwise 3). Cell data is not used for positions, only stepped over.
  */
-function skipLbs(r: Reader): void {
-  const length = r.u8();
-  if (length === 0) return;
+function skipCell(r: Reader, wide: boolean): void {
   const mcc = r.u16();
-  r.skip((mcc & 0x8000 ? 2 : 1) + 2 + 3);
-  if (length > 9) r.skip(length - 9);
+  r.skip((wide || mcc & 0x8000 ? 2 : 1) + 2 + (wide ? 4 : 3));
 }
 
 /** Terminal information, voltage, GSM signal and alarm bytes. */
