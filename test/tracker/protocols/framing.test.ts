@@ -94,6 +94,14 @@ describe('oversize frames', () => {
 });
 
 describe('gt06 irregular lengths', () => {
+  it('a false header does not swallow the frame after it', () => {
+    const bogus = Buffer.from([0x78, 0x78, 0x00, 0x11, 0x22]);
+    const good = gt06Position(fix);
+    const { out, skipped } = feed(gt06, [bogus, good]);
+    expect(out).toEqual([good]);
+    expect(skipped).toBe(bogus.length);
+  });
+
   it('falls back to the terminator when the declared length does not fit', () => {
     const frame = gt06Position(fix);
     const lying = Buffer.from(frame);

@@ -67,6 +67,8 @@ export class Gt06Framer implements Framer {
     const waiting = plausible && avail < size;
     const limit = Math.min(b.length, pos + this.maxFrameBytes);
     for (let i = pos + 4; i + 1 < limit; i++) {
+      // Another header before any terminator: what we are looking at is not a frame.
+      if (!waiting && this.isHeader(i)) return -1;
       if (b[i] !== 0x0d || b[i + 1] !== 0x0a) continue;
       if (!waiting || i + 2 === b.length || this.isHeader(i + 2)) return i + 2 - pos;
     }
