@@ -7,11 +7,13 @@ import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo } from './demo.js';
 import { createTrackerApp } from './http/app.js';
+import { startIngest, type Ingest } from './ingest/index.js';
 import { maintainPartitions } from './storage/partitions.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
+  ingest: Ingest;
   close(): Promise<void>;
 }
 
@@ -34,13 +36,16 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
-  logger.info({ httpPort, database: db.kind }, 'tracker started');
+  const ingest = await startIngest(ctx);
+  logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
   return {
     ctx,
     httpPort,
+    ingest,
     async close() {
       clearInterval(partitionTimer);
+      await ingest.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeIdleConnections();

@@ -19,7 +19,7 @@ export interface TrackerFixture {
 
 export async function startTrackerFixture(engine: Engine = 'postgres', settings: Record<string, string> = {}): Promise<TrackerFixture> {
   const db = await createTestDatabase(engine);
-  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', DEMO: 'false', ...settings });
+  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', ...settings });
   const tracker = await startTracker(config, createLogger('tracker', 'silent'));
   const base = `http://127.0.0.1:${tracker.httpPort}`;
   const sign = (t: request.Test, accountId: string, scopes: string) =>

@@ -7,7 +7,7 @@ import type { Db } from '../storage/db.js';
 import { COMMANDS_CHANNEL } from './queue.js';
 import { claimQueued, deliverOldestSent, expireCommands, failCommand, type Command } from './repository.js';
 
-const EXPIRE_EVERY_MS = 5000;
+const EXPIRE_EVERY_MS = 1000;
 
 export class CommandDispatcher {
   private seq = 0;

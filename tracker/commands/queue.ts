@@ -3,18 +3,14 @@
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import type { Device } from '../devices/repository.js';
+import { hasLocate } from '../protocols/registry.js';
 import { createCommand, type Command } from './repository.js';
 
 export const COMMANDS_CHANNEL = 'device_commands';
 
-/**
- * Protocols whose devices have no single-position request. H02's documented commands set a
- * reporting interval or reboot; none asks for one fix now (see docs/decisions.md).
- */
-const NO_LOCATE = new Set(['h02']);
-
 export async function queueLocate(ctx: TrackerContext, device: Device): Promise<Command> {
-  if (device.protocol && NO_LOCATE.has(device.protocol)) {
+  // A device that never connected has no known protocol yet: its command waits for the connection.
+  if (device.protocol && !hasLocate(device.protocol)) {
     throw new ApiError('conflict', `device ${device.id} speaks ${device.protocol.toUpperCase()}, which has no locate command`);
   }
   return ctx.db.transaction(async (tx) => {
