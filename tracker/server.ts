@@ -5,7 +5,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
-import { seedDemo } from './demo.js';
+import { seedDemo, startDemoTraffic } from './demo.js';
 import { createTrackerApp } from './http/app.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { maintainPartitions } from './storage/partitions.js';
@@ -37,6 +37,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   const ingest = await startIngest(ctx);
+  const demo = await startDemoTraffic(ctx, ingest.ports);
   logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
   return {
@@ -45,6 +46,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     ingest,
     async close() {
       clearInterval(partitionTimer);
+      demo?.stop();
       await ingest.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
