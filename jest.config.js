@@ -5,6 +5,6 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   testTimeout: 30000,
 };

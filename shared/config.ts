@@ -5,6 +5,7 @@ const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
 const url = z.string().url();
+const perMinute = z.coerce.number().int().min(1).max(1_000_000_000);
 
 const schema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
@@ -33,6 +34,14 @@ const schema = z.object({
   GATEWAY_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_ON_STORE_ERROR: z.enum(['open', 'closed']).default('open'),
+  RATE_LIMIT_READ_PER_MINUTE: perMinute.default(60),
+  RATE_LIMIT_COMMANDS_PER_MINUTE: perMinute.default(10),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: perMinute.default(30),
+  RATE_LIMIT_DOCS_PER_MINUTE: perMinute.default(300),
+  RATE_LIMIT_INBOUND_PER_MINUTE: perMinute.default(120),
+  RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, 'letters, digits and : . _ - only').default('fleet:rl:'),
+  TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
+  TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
   POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),

@@ -1,6 +1,6 @@
 // Structured JSON logs (pino). Secrets never reach a log line: credentials are redacted by path,
 // and any `secret=`/`token=` value in a logged URL is masked.
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 const SECRET_PARAM = /([?&](?:secret|token|access_token|password)=)[^&#\s]*/gi;
 
@@ -23,7 +23,7 @@ export const redactPaths = [
   'token',
 ];
 
-export function createLogger(service: string, level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(service: string, level: string, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
     base: { service },
@@ -31,7 +31,7 @@ export function createLogger(service: string, level: string, destination?: NodeJ
     redact: { paths: redactPaths, censor: '[redacted]' },
     formatters: { level: (label) => ({ level: label }) },
   };
-  return destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };

@@ -1,0 +1,103 @@
+// The gateway app: route table → authentication → rate limits → scope → body cap → proxy, with
+// every error answered as JSON from the shared catalogue.
+import type { KeyObject } from 'node:crypto';
+import express from 'express';
+import type { Redis } from 'ioredis';
+import type { Config } from '../shared/config.js';
+import { errorHandler, noStore, requestLogging } from '../shared/http.js';
+import type { Logger } from '../shared/logger.js';
+import { authenticate, requireCaller } from './auth.js';
+import { bodyLimit } from './body-limit.js';
+import { dispatch, matchOf } from './dispatch.js';
+import { rateLimits, type RateLimits } from './limits.js';
+import { forward, upstreamAgent } from './proxy.js';
+import { connectRedis } from './redis.js';
+import { ROUTES, routeTable, type RouteSpec } from './routes.js';
+import { requireScope } from './scopes.js';
+import { tokenStatus } from './token-status.js';
+
+export interface GatewayOptions {
+  config: Config;
+  logger: Logger;
+  publicKey: KeyObject;
+  gatewaySecret: string;
+  routes?: readonly RouteSpec[];
+}
+
+export interface Gateway {
+  app: express.Express;
+  /** Present when REDIS_URL is set. */
+  redis?: Redis;
+  limits: RateLimits;
+  close(): Promise<void>;
+}
+
+export function createGateway(opts: GatewayOptions): Gateway {
+  const { config, logger } = opts;
+  const agent = upstreamAgent();
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
+  const limits = rateLimits({
+    perMinute: {
+      read: config.RATE_LIMIT_READ_PER_MINUTE,
+      commands: config.RATE_LIMIT_COMMANDS_PER_MINUTE,
+      anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      docs: config.RATE_LIMIT_DOCS_PER_MINUTE,
+      inbound: config.RATE_LIMIT_INBOUND_PER_MINUTE,
+    },
+    redis,
+    prefix: config.RATE_LIMIT_PREFIX,
+    onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
+    logger,
+  });
+  const isActive = tokenStatus({
+    trackerUrl: config.TRACKER_URL,
+    gatewaySecret: opts.gatewaySecret,
+    agent,
+    cacheMs: config.TOKEN_CACHE_MS,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    maxEntries: config.TOKEN_CACHE_SIZE,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // The exact number of proxies in front (nginx: 1): `true` would let any client pick its address.
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+
+  app.get('/healthz', (_req, res) => {
+    const { down, failures } = limits.health;
+    res.set('Cache-Control', 'no-store').json({ status: 'ok', rateLimitStore: { kind: redis ? 'redis' : 'memory', down, failures } });
+  });
+  app.use(requestLogging(logger));
+  app.use(noStore);
+  app.use(dispatch(routeTable(opts.routes ?? ROUTES)));
+
+  // Token routes: who is calling decides the bucket (token, or address for a failed attempt),
+  // so limits run between finding the caller and refusing it.
+  const tokenChecks = express.Router().use(
+    authenticate({ publicKey: opts.publicKey, isActive, cacheSize: config.TOKEN_CACHE_SIZE }),
+    limits.middleware,
+    requireCaller(),
+    requireScope(),
+  );
+  app.use(function checks(req, res, next) {
+    if (matchOf(res).route.scope) return tokenChecks(req, res, next);
+    limits.middleware(req, res, next);
+  });
+  app.use(bodyLimit());
+  app.use(forward({ target: config.TRACKER_URL, gatewaySecret: opts.gatewaySecret, agent, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }));
+  app.use(errorHandler());
+
+  return {
+    app,
+    redis,
+    limits,
+    async close() {
+      await limits.close();
+      agent.destroy();
+      // QUIT needs a live connection; otherwise stop reconnecting at once.
+      if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis?.disconnect();
+    },
+  };
+}

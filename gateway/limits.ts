@@ -1,0 +1,115 @@
+// Rate limits: one fixed one-minute window per bucket of the route table, counted per token for
+// token routes, per client address for requests without a valid token and for the docs, and per
+// webhook id for inbound webhooks. Counts live in Redis when given (shared by every replica).
+import type { RequestHandler, Request, Response } from 'express';
+import { rateLimit, ipKeyGenerator, MemoryStore, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import type { Redis } from 'ioredis';
+import { ApiError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { callerOf } from './auth.js';
+import { matchOf } from './dispatch.js';
+import { scriptSafeCommand } from './redis.js';
+import type { Bucket } from './routes.js';
+import { GuardedStore, StoreFailure, StoreHealth } from './store-health.js';
+
+/** `anonymous`: token routes called without a valid token, counted per address. */
+export type LimitName = Bucket | 'anonymous';
+
+export interface RateLimitOptions {
+  perMinute: Record<LimitName, number>;
+  /** Shared counts; the in-memory store when absent. */
+  redis?: Redis;
+  prefix: string;
+  onStoreError: 'open' | 'closed';
+  logger: Logger;
+}
+
+export interface RateLimits {
+  middleware: RequestHandler;
+  health: StoreHealth;
+  close(): Promise<void>;
+}
+
+const WINDOW_MS = 60_000;
+const UNAVAILABLE = new ApiError('unavailable', 'rate limiting is unavailable; try again shortly');
+
+const byAddress = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
+const byToken = (_req: Request, res: Response) => callerOf(res)!.tokenId;
+const byRouteKey = (_req: Request, res: Response) => {
+  const { route, params } = matchOf(res);
+  return params[route.key!]!;
+};
+
+const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
+  read: byToken,
+  commands: byToken,
+  anonymous: byAddress,
+  docs: byAddress,
+  inbound: byRouteKey,
+};
+
+// Whole seconds, at least 1: a client told "0" would retry at once into the same window.
+function retryAfter(req: Request): number {
+  const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+  return Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
+}
+
+export function rateLimits(opts: RateLimitOptions): RateLimits {
+  for (const name of Object.keys(KEYS) as LimitName[]) {
+    const n = opts.perMinute[name];
+    if (!Number.isInteger(n) || n < 1) throw new Error(`rateLimits: perMinute.${name} must be a positive whole number`);
+  }
+  if (!/^[A-Za-z0-9:._-]+$/.test(opts.prefix)) throw new Error('rateLimits: prefix must be plain text');
+  if (opts.onStoreError !== 'open' && opts.onStoreError !== 'closed') throw new Error('rateLimits: onStoreError must be open or closed');
+
+  const health = new StoreHealth(opts.logger, opts.onStoreError);
+  const stores: Store[] = [];
+  const sendCommand = opts.redis ? scriptSafeCommand(opts.redis) : null;
+
+  function store(name: LimitName): Store {
+    const s = sendCommand
+      ? new GuardedStore(new RedisStore({ sendCommand, prefix: `${opts.prefix}${name}:` }), health)
+      : new MemoryStore();
+    stores.push(s);
+    return s;
+  }
+
+  const limiters = Object.fromEntries(
+    (Object.keys(KEYS) as LimitName[]).map((name) => [
+      name,
+      rateLimit({
+        windowMs: WINDOW_MS,
+        limit: opts.perMinute[name],
+        store: store(name),
+        keyGenerator: KEYS[name],
+        identifier: name,
+        legacyHeaders: true,
+        standardHeaders: 'draft-8',
+        retryAfter,
+        logger: opts.logger,
+        handler: (req, _res, next) => {
+          const seconds = String(retryAfter(req));
+          next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
+        },
+      }),
+    ]),
+  ) as Record<LimitName, RateLimitRequestHandler>;
+
+  function middleware(req: Request, res: Response, next: (err?: unknown) => void) {
+    const route = matchOf(res).route;
+    const limiter = limiters[route.scope && !callerOf(res) ? 'anonymous' : route.bucket];
+    void limiter(req, res, (err?: unknown) => {
+      if (!(err instanceof StoreFailure)) return next(err);
+      next(opts.onStoreError === 'open' ? undefined : UNAVAILABLE);
+    });
+  }
+
+  return {
+    middleware: Object.defineProperty(middleware, 'name', { value: 'rateLimits' }),
+    health,
+    async close() {
+      await Promise.all(stores.map((s) => s.shutdown?.()));
+    },
+  };
+}

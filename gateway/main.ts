@@ -1,0 +1,53 @@
+// Gateway process entry point: settings, keys (public key and link secret only), the HTTP server,
+// graceful stop on SIGTERM/SIGINT.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { loadConfig } from '../shared/config.js';
+import { gatewayKeys } from '../shared/keys.js';
+import { createLogger } from '../shared/logger.js';
+import { publicKeyFrom } from '../shared/tokens.js';
+import { createGateway } from './app.js';
+import { redisReady } from './redis.js';
+
+const config = loadConfig();
+// Asynchronous writes: a log line per request must not cost a blocking write(2) on the hot path.
+const destination = pino.destination({ dest: 1, sync: false });
+const logger = createLogger('gateway', config.LOG_LEVEL, destination);
+
+try {
+  const keys = gatewayKeys(config);
+  const gateway = createGateway({ config, logger, publicKey: publicKeyFrom(keys.publicKeyPem), gatewaySecret: keys.gatewaySecret });
+  if (gateway.redis && !(await redisReady(gateway.redis, 2000))) {
+    logger.warn('Redis not reachable yet: serving, and limiting as soon as it answers');
+  }
+
+  const server = createServer(gateway.app);
+  server.keepAliveTimeout = 65_000; // longer than nginx's upstream keepalive_timeout default
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, resolve);
+  });
+  logger.info({ port: (server.address() as AddressInfo).port, tracker: config.TRACKER_URL, limits: gateway.redis ? 'redis' : 'memory' }, 'gateway started');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'gateway stopping');
+    const exit = (code: number) => {
+      destination.flushSync();
+      process.exit(code);
+    };
+    // In-flight requests finish; a stuck one does not hold the stop past the upstream timeout.
+    setTimeout(() => exit(1), config.UPSTREAM_TIMEOUT_MS + 1000).unref();
+    server.close(() => void gateway.close().then(() => exit(0), () => exit(1)));
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+} catch (err) {
+  logger.fatal({ err }, 'gateway failed to start');
+  destination.flushSync();
+  process.exit(1);
+}

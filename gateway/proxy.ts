@@ -1,0 +1,74 @@
+// Forwarding to the tracker over one keep-alive agent: the gateway states who is calling and proves
+// itself with the link secret; any client-sent copy of those headers is dropped first. Every
+// failure to get an answer (refused, reset, unresolvable, timed out) is a plain 502.
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { errorBody } from '../shared/errors.js';
+import { INTERNAL_HEADERS } from '../shared/internal.js';
+import type { Logger } from '../shared/logger.js';
+import { callerOf } from './auth.js';
+import { trackUpstream } from './body-limit.js';
+
+export interface ForwardOptions {
+  target: string;
+  gatewaySecret: string;
+  agent: http.Agent;
+  /** No answer (or no progress) from the tracker within this time → 502. */
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** Idle connections are kept shorter than the tracker's keepAliveTimeout, so it never closes one under us. */
+export function upstreamAgent(): http.Agent {
+  return new http.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 256, timeout: 60_000 });
+}
+
+const UNAVAILABLE = JSON.stringify(errorBody('backend_unavailable'));
+const CLIENT_SET = Object.values(INTERNAL_HEADERS);
+
+export function forward(opts: ForwardOptions): RequestHandler {
+  const target = new URL(opts.target);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('forward: target must be an http(s) URL');
+  if (!opts.gatewaySecret) throw new Error('forward: gatewaySecret is required');
+  if (!(opts.timeoutMs > 0)) throw new Error('forward: timeoutMs must be positive');
+
+  function unavailable(err: Error & { code?: string }, _req: http.IncomingMessage, res: http.ServerResponse | Socket) {
+    if (!(res instanceof http.ServerResponse)) return void res.destroy();
+    if (res.headersSent) {
+      // Part of the answer is out already (or a 413 was sent): all that is left is to cut it short.
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
+    // The cause stays in the log: the client never sees an internal address or a stack.
+    opts.logger.warn({ reqId: (res as Response).req?.id, code: err.code ?? err.message }, 'tracking backend unavailable');
+    res.writeHead(502, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(UNAVAILABLE) });
+    res.end(UNAVAILABLE);
+  }
+
+  const proxy = createProxyMiddleware<http.IncomingMessage, http.ServerResponse>({
+    target: opts.target,
+    agent: opts.agent,
+    proxyTimeout: opts.timeoutMs,
+    on: {
+      proxyReq: (proxyReq, _req, res) => trackUpstream(res as Response, proxyReq),
+      error: unavailable,
+    },
+  });
+
+  return function forward(req, res, next) {
+    const headers = req.headers;
+    for (const name of CLIENT_SET) delete headers[name];
+    delete headers.authorization; // the tracker trusts the stated identity; the token stays here
+    headers[INTERNAL_HEADERS.secret] = opts.gatewaySecret;
+    headers['x-request-id'] = String(req.id);
+    const caller = callerOf(res);
+    if (caller) {
+      headers[INTERNAL_HEADERS.accountId] = caller.accountId;
+      headers[INTERNAL_HEADERS.tokenId] = caller.tokenId;
+      headers[INTERNAL_HEADERS.scopes] = caller.scopes.join(' ');
+    }
+    void proxy(req, res, next);
+  };
+}

@@ -1,0 +1,92 @@
+// The one route table of the public API: what the gateway forwards, the scope each route needs and
+// the rate-limit bucket it counts against. Adding an endpoint is one line here.
+import type { Scope } from '../shared/scopes.js';
+
+/**
+ * Where a request is counted. `read`/`commands` count per token; `docs` per client address;
+ * `inbound` per webhook id (the `key` parameter of the route).
+ */
+export type Bucket = 'read' | 'commands' | 'docs' | 'inbound';
+
+export interface RouteSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Literal segments and `{name}` parameters, e.g. /api/public/v1/devices/{id}. */
+  path: string;
+  /** The scope a bearer token must hold; absent for routes that take no bearer token. */
+  scope?: Scope;
+  bucket: Bucket;
+  /** For per-key buckets (inbound): the path parameter that names the counter. */
+  key?: string;
+}
+
+const V1 = '/api/public/v1';
+
+export const ROUTES: readonly RouteSpec[] = [
+  { method: 'GET', path: `${V1}/devices`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/devices/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/devices/{id}/positions`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/devices/{id}/commands/{commandId}`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/devices/{id}/locate`, scope: 'commands', bucket: 'commands' },
+  { method: 'GET', path: `${V1}/alerts`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId' },
+  { method: 'GET', path: '/api-docs', bucket: 'docs' },
+  { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },
+];
+
+export interface RouteMatch {
+  route: RouteSpec;
+  params: Record<string, string>;
+}
+
+export type Lookup = { kind: 'match'; match: RouteMatch } | { kind: 'wrong_method'; allow: string[] } | { kind: 'none' };
+
+// A parameter is one plain segment: ids here are short ASCII, so anything else (dot segments,
+// encoded slashes or backslashes) is refused at the door rather than handed to the backend.
+const PARAM = '([A-Za-z0-9_~-][A-Za-z0-9._~-]{0,127})';
+
+interface Compiled {
+  route: RouteSpec;
+  regex: RegExp;
+  names: string[];
+}
+
+function compile(route: RouteSpec): Compiled {
+  if (!route.path.startsWith('/')) throw new Error(`route path must start with /: ${route.path}`);
+  if (route.key && !route.path.includes(`{${route.key}}`)) throw new Error(`route ${route.path}: key ${route.key} is not a parameter`);
+  const names: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{([A-Za-z]+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1]!);
+      return PARAM;
+    })
+    .join('/');
+  return { route, regex: new RegExp(`^${source}$`), names };
+}
+
+/** Compiles a table once; the returned lookup maps a method and a path (no query) to a route. */
+export function routeTable(routes: readonly RouteSpec[] = ROUTES): (method: string, path: string) => Lookup {
+  const compiled = routes.map(compile);
+  const seen = new Set<string>();
+  for (const r of routes) {
+    const id = `${r.method} ${r.path}`;
+    if (seen.has(id)) throw new Error(`duplicate route ${id}`);
+    seen.add(id);
+  }
+  return function lookup(method, path) {
+    let allow: string[] | null = null;
+    for (const c of compiled) {
+      const m = c.regex.exec(path);
+      if (!m) continue;
+      if (c.route.method === method) {
+        const params: Record<string, string> = {};
+        c.names.forEach((name, i) => (params[name] = m[i + 1]!));
+        return { kind: 'match', match: { route: c.route, params } };
+      }
+      (allow ??= []).push(c.route.method);
+    }
+    return allow ? { kind: 'wrong_method', allow } : { kind: 'none' };
+  };
+}

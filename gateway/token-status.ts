@@ -1,0 +1,99 @@
+// Whether a token is still active, asked of the tracker (GET /internal/tokens/:id) and trusted for
+// a short time: revocation reaches every replica within the cache time plus one round trip.
+import http from 'node:http';
+import { ApiError } from '../shared/errors.js';
+import { INTERNAL_HEADERS } from '../shared/internal.js';
+
+export interface TokenStatusOptions {
+  trackerUrl: string;
+  gatewaySecret: string;
+  agent: http.Agent;
+  /** How long an answer is trusted (at most 1000 ms, the revocation promise). */
+  cacheMs: number;
+  timeoutMs: number;
+  maxEntries: number;
+}
+
+interface Entry {
+  active: boolean;
+  at: number;
+  pending: Promise<boolean> | null;
+}
+
+/** The tracker said the token is unknown, revoked or belongs to another account. */
+export type TokenStatus = (tokenId: string, accountId: string) => Promise<boolean>;
+
+export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
+  if (!(opts.cacheMs >= 0 && opts.cacheMs <= 1000)) throw new Error('tokenStatus: cacheMs must be within 0..1000');
+  if (!(opts.maxEntries >= 1)) throw new Error('tokenStatus: maxEntries must be at least 1');
+  const base = new URL(opts.trackerUrl);
+  const entries = new Map<string, Entry>();
+  // Past half its life an answer is still used, but refreshed in the background, so a busy token
+  // never waits for the tracker while a quiet one is never trusted longer than cacheMs.
+  const refreshAfter = opts.cacheMs / 2;
+
+  function ask(tokenId: string, accountId: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          protocol: base.protocol,
+          hostname: base.hostname,
+          port: base.port,
+          path: `/internal/tokens/${encodeURIComponent(tokenId)}`,
+          method: 'GET',
+          agent: opts.agent,
+          headers: { [INTERNAL_HEADERS.secret]: opts.gatewaySecret, accept: 'application/json' },
+          timeout: opts.timeoutMs,
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            if (res.statusCode !== 200) return reject(new ApiError('backend_unavailable'));
+            try {
+              const body = JSON.parse(text) as { active?: unknown; accountId?: unknown };
+              resolve(body.active === true && body.accountId === accountId);
+            } catch {
+              reject(new ApiError('backend_unavailable'));
+            }
+          });
+          res.on('error', () => reject(new ApiError('backend_unavailable')));
+        },
+      );
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => reject(new ApiError('backend_unavailable')));
+      req.end();
+    });
+  }
+
+  function refresh(tokenId: string, accountId: string, entry: Entry | undefined): Promise<boolean> {
+    if (entry?.pending) return entry.pending;
+    const pending = ask(tokenId, accountId).then(
+      (active) => {
+        entries.delete(tokenId); // re-insert: the map's order is the eviction order
+        entries.set(tokenId, { active, at: Date.now(), pending: null });
+        if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value!);
+        return active;
+      },
+      (err: unknown) => {
+        const current = entries.get(tokenId);
+        if (current) current.pending = null;
+        throw err;
+      },
+    );
+    if (entry) entry.pending = pending;
+    else entries.set(tokenId, { active: false, at: 0, pending });
+    return pending;
+  }
+
+  return function isActive(tokenId, accountId) {
+    const entry = entries.get(tokenId);
+    const age = entry ? Date.now() - entry.at : Infinity;
+    if (age < opts.cacheMs) {
+      if (age >= refreshAfter && !entry!.pending) refresh(tokenId, accountId, entry).catch(() => undefined);
+      return Promise.resolve(entry!.active);
+    }
+    return refresh(tokenId, accountId, entry);
+  };
+}

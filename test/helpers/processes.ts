@@ -1,0 +1,123 @@
+// Runs a service entry point (gateway/main.ts, tracker/main.ts, …) as a real child process under
+// tsx, waits for its JSON "… started" log line to learn the port, and keeps its output.
+// Call stopAllServices() in afterAll; children still alive when jest exits are killed too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Service {
+  port: number;
+  pid: number;
+  /** stdout and stderr lines so far, in arrival order. */
+  logs: string[];
+  /** Resolves with the first log line (parsed JSON) the predicate accepts. */
+  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** SIGTERM, then SIGKILL after a grace period; resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Picks the port out of a parsed log line; default: a "… started" line with `port` or `httpPort`. */
+  portFrom?: (line: Record<string, unknown>) => number | undefined;
+  timeoutMs?: number;
+}
+
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function defaultPort(line: Record<string, unknown>): number | undefined {
+  if (typeof line.msg !== 'string' || !line.msg.endsWith('started')) return undefined;
+  const port = line.port ?? line.httpPort;
+  return typeof port === 'number' ? port : undefined;
+}
+
+function parse(line: string): Record<string, unknown> | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts `node --import tsx <entry>` (path relative to the repository) with env added to ours. */
+export function startService(entry: string, env: Record<string, string>, opts: StartOptions = {}): Promise<Service> {
+  const { NODE_OPTIONS: _jestOptions, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const logs: string[] = [];
+  const listeners = new Set<(line: string) => void>();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));
+
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines.filter(Boolean)) {
+        logs.push(line);
+        for (const listener of listeners) listener(line);
+      }
+    });
+  }
+
+  function waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const check = (text: string) => {
+        const line = parse(text);
+        if (line && predicate(line)) return finish(() => resolve(line));
+      };
+      const timer = setTimeout(() => finish(() => reject(new Error(`${entry}: no matching log line within ${timeoutMs} ms\n${logs.join('\n')}`))), timeoutMs);
+      const onExit = () => finish(() => reject(new Error(`${entry} exited (${child.exitCode ?? child.signalCode})\n${logs.join('\n')}`)));
+      function finish(then: () => void) {
+        clearTimeout(timer);
+        listeners.delete(check);
+        child.off('exit', onExit);
+        then();
+      }
+      listeners.add(check);
+      child.once('exit', onExit);
+      for (const line of logs) check(line);
+    });
+  }
+
+  async function stop(): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  const portFrom = opts.portFrom ?? defaultPort;
+  return waitForLog((line) => portFrom(line) !== undefined, opts.timeoutMs ?? 20_000).then(
+    (line) => ({ port: portFrom(line)!, pid: child.pid!, logs, waitForLog, stop }),
+    async (err: unknown) => {
+      await stop();
+      throw err;
+    },
+  );
+}
+
+/** Stops every service this test file started. */
+export async function stopAllServices(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        }),
+    ),
+  );
+}

@@ -1,0 +1,165 @@
+// A small stand-in for the tracker on a real port, for the gateway's contract tests: it checks the
+// link secret like the tracker does, serves the token status endpoint, answers the public routes
+// for the calling account only, and echoes what the gateway told it.
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { ApiError } from '../../shared/errors.js';
+import { errorHandler } from '../../shared/http.js';
+import type { Scope } from '../../shared/scopes.js';
+import { signToken } from '../../shared/tokens.js';
+import { callerOf, gatewayAuth, type Caller } from '../../tracker/http/gateway-auth.js';
+
+export interface StandInTracker {
+  url: string;
+  port: number;
+  /** PEM of the public key the gateway verifies with; the stand-in mints with the private one. */
+  publicKeyPem: string;
+  gatewaySecret: string;
+  /** Requests that reached a public route or the inbound endpoint (not token checks). */
+  hits: number;
+  /** The last request's headers as received, for header assertions. */
+  lastHeaders: Record<string, string | string[] | undefined>;
+  /** Mints a token and registers it as active; returns it with its id. */
+  mint(accountId: string, scopes: Scope[]): { token: string; tokenId: string };
+  /** Signed with this stand-in's key but never registered: the "unknown token" case. */
+  mintUnknown(accountId: string, scopes: Scope[]): string;
+  revoke(tokenId: string): void;
+  addDevice(accountId: string): string;
+  addInbound(secret: string): string;
+  close(): Promise<void>;
+}
+
+/** `{ data: [50 devices] }`-sized device records, as the real tracker would answer. */
+export function deviceRecord(id: string, i: number) {
+  return {
+    id,
+    name: `Truck ${i}`,
+    plate: `AB-${String(i).padStart(3, '0')}-CD`,
+    imei: String(356938035643800 + i),
+    status: i % 3 ? 'online' : 'offline',
+    speed: 42.5,
+    position: { lat: 48.85 + i / 1000, lng: 2.35 + i / 1000 },
+    lastUpdate: '2026-01-01T12:00:00.000Z',
+  };
+}
+
+let counter = 0;
+const newId = (prefix: string) => `${prefix}_${(++counter).toString(36)}${randomBytes(6).toString('hex')}`;
+
+export async function startStandInTracker(): Promise<StandInTracker> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const gatewaySecret = randomBytes(32).toString('base64url');
+  const tokens = new Map<string, { accountId: string; active: boolean }>();
+  const devices = new Map<string, string>();
+  const inbound = new Map<string, string>();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(gatewayAuth(gatewaySecret));
+  app.get('/internal/tokens/:id', (req, res) => {
+    const t = tokens.get(req.params.id);
+    res.json({ id: req.params.id, active: t?.active ?? false, accountId: t?.accountId ?? null });
+  });
+
+  app.use((req, _res, next) => {
+    state.hits++;
+    state.lastHeaders = { ...req.headers };
+    next();
+  });
+  const echo = (req: express.Request) => ({ caller: callerOf(req.headers), requestId: req.headers['x-request-id'] });
+  function caller(req: express.Request): Caller {
+    const c = callerOf(req.headers);
+    if (!c) throw new ApiError('unauthorized', 'no caller stated');
+    return c;
+  }
+  function ownDevice(req: express.Request): string {
+    const id = String(req.params.id);
+    if (devices.get(id) !== caller(req).accountId) throw new ApiError('not_found', 'no such device');
+    return id;
+  }
+  /** Counts the streamed body, so tests see that it arrived whole and unparsed. */
+  async function bodyBytes(req: express.Request): Promise<number> {
+    let n = 0;
+    for await (const chunk of req) n += (chunk as Buffer).length;
+    return n;
+  }
+
+  const v1 = '/api/public/v1';
+  app.get(`${v1}/devices`, (req, res) => {
+    const account = caller(req).accountId;
+    const data = [...devices].filter(([, a]) => a === account).map(([id], i) => deviceRecord(id, i));
+    res.json({ data, ...echo(req) });
+  });
+  app.get(`${v1}/devices/:id`, (req, res) => void res.json({ data: deviceRecord(ownDevice(req), 0), ...echo(req) }));
+  app.get(`${v1}/devices/:id/positions`, (req, res) => {
+    ownDevice(req);
+    res.json({ data: [{ lat: 48.85, lng: 2.35, speed: 10, heading: 90, timestamp: '2026-01-01T12:00:00.000Z' }], ...echo(req) });
+  });
+  app.get(`${v1}/devices/:id/commands/:commandId`, (req, res) => {
+    ownDevice(req);
+    res.json({ data: { id: req.params.commandId, status: 'queued' }, ...echo(req) });
+  });
+  app.post(`${v1}/devices/:id/locate`, async (req, res) => {
+    ownDevice(req);
+    res.json({ ok: true, queued: true, commandId: newId('cmd'), bodyBytes: await bodyBytes(req), ...echo(req) });
+  });
+  app.get(`${v1}/alerts`, (req, res) => void res.json({ data: [], ...echo(req), query: req.query }));
+  app.post('/api/inbound/:id', async (req, res) => {
+    const secret = inbound.get(req.params.id);
+    if (secret === undefined || req.query.secret !== secret) throw new ApiError('not_found', 'no such webhook');
+    res.json({ ok: true, bodyBytes: await bodyBytes(req), ...echo(req) });
+  });
+  app.get('/api-docs', (_req, res) => void res.type('html').send('<!doctype html><title>API</title>'));
+  app.get('/api-docs/openapi.json', (_req, res) => void res.json({ openapi: '3.1.0', info: { title: 'Fleet API', version: '1' } }));
+  app.use((_req, _res, next) => next(new ApiError('not_found')));
+  app.use(errorHandler());
+
+  const server: Server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  const sign = (key: KeyObject, tokenId: string, accountId: string, scopes: Scope[]) => signToken({ tokenId, accountId, scopes }, key);
+  const state: StandInTracker = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    gatewaySecret,
+    hits: 0,
+    lastHeaders: {},
+    mint(accountId, scopes) {
+      const tokenId = newId('tok');
+      tokens.set(tokenId, { accountId, active: true });
+      return { token: sign(privateKey, tokenId, accountId, scopes), tokenId };
+    },
+    mintUnknown: (accountId, scopes) => sign(privateKey, newId('tok'), accountId, scopes),
+    revoke(tokenId) {
+      const t = tokens.get(tokenId);
+      if (t) t.active = false;
+    },
+    addDevice(accountId) {
+      const id = newId('dev');
+      devices.set(id, accountId);
+      return id;
+    },
+    addInbound(secret) {
+      const id = newId('inb');
+      inbound.set(id, secret);
+      return id;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  return state;
+}
+
+/** A token signed with a key the gateway does not trust. */
+export function foreignToken(accountId: string, scopes: Scope[]): string {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return signToken({ tokenId: newId('tok'), accountId, scopes }, privateKey);
+}
