@@ -65,8 +65,12 @@ describe('H02 text messages', () => {
     expect(r.reply?.toString()).toBe('*HQ,135790246811220,HTBT#');
   });
 
-  it('XT and LINK are heartbeats without a reply', () => {
-    for (const msg of ['*HQ,1700086468,XT,1,100#', '*HQ,1700086468,LINK,180902,15,0,84,0,0,240517,FFFFFBFF#']) {
+  it('XT, LINK and NBR are heartbeats without a reply', () => {
+    for (const msg of [
+      '*HQ,1700086468,XT,1,100#',
+      '*HQ,1700086468,LINK,180902,15,0,84,0,0,240517,FFFFFBFF#',
+      '*HQ,1700086468,NBR,120000,460,0,1,1,9338,3692,150,150918,FFFFFBFF#',
+    ]) {
       const r = h02.decode(text(msg), session());
       expect(r.heartbeat).toBe(true);
       expect(r.positions).toHaveLength(0);
