@@ -87,6 +87,14 @@ describe('OsmAnd JSON (Traccar Client)', () => {
     expect(r.ok && [r.positions[0]!.speed, r.positions[0]!.heading]).toEqual([0, 0]);
   });
 
+  it('ignores a __proto__ key in extras', () => {
+    const body = JSON.parse('{"device_id":"1","location":{"coords":{"latitude":1,"longitude":2},"extras":{"__proto__":{"polluted":true},"ok":1}}}');
+    const r = decodeOsmAndJson(body, now);
+    if (!r.ok) throw new Error(r.error);
+    expect(Object.getPrototypeOf(r.positions[0]!.attributes)).toBe(Object.prototype);
+    expect(r.positions[0]!.attributes.ok).toBe(1);
+  });
+
   it('accepts a list of locations', () => {
     const one = osmandJson('1', fix);
     const r = decodeOsmAndJson({ device_id: '1', location: [one.location, one.location] }, now);

@@ -34,7 +34,7 @@ export function decodeOsmAndQuery(query: Record<string, string>, receivedAt: Dat
 
   const attributes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
-    if (!CONSUMED.has(key)) attributes[key] = scalar(value);
+    if (!CONSUMED.has(key) && key !== '__proto__') attributes[key] = scalar(value);
   }
   if (query.batt !== undefined) attributes.batteryLevel = Number(query.batt);
   const built = build({
@@ -79,7 +79,10 @@ function fromJsonLocation(location: unknown, receivedAt: Date): DecodedPosition 
     if (typeof location.battery.is_charging === 'boolean') attributes.charge = location.battery.is_charging;
   }
   if (typeof c.accuracy === 'number') attributes.accuracy = c.accuracy;
-  if (isObject(location.extras)) Object.assign(attributes, location.extras);
+  if (isObject(location.extras)) {
+    // Copied key by key: a "__proto__" key from JSON must not replace the object's prototype.
+    for (const [key, value] of Object.entries(location.extras)) if (key !== '__proto__') attributes[key] = value;
+  }
   // The client reports -1 for speed and heading it does not know.
   const speed = typeof c.speed === 'number' && c.speed >= 0 ? c.speed * 3.6 : 0;
   const heading = typeof c.heading === 'number' && c.heading >= 0 ? c.heading : 0;
