@@ -50,6 +50,13 @@ describe('OsmAnd query form', () => {
     if (!r.ok) expect(r.error).toMatch(message);
   });
 
+  it('takes the first value of repeated parameters and ignores non-string values', () => {
+    const r = decodeOsmAndQuery({ id: ['7', '8'], lat: '1', lon: '2', location: { nested: true }, cell: ['a', 'b'] }, now);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.identity).toBe('7');
+    expect(r.positions[0]!.attributes).toEqual({ cell: 'a' });
+  });
+
   it('network-only reports identify the device without a position', () => {
     const r = decodeOsmAndQuery({ id: '1', timestamp: '1377177267', cell: '257,02,16,2224' }, now);
     expect(r).toEqual({ ok: true, identity: '1', positions: [] });

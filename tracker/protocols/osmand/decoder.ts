@@ -15,12 +15,20 @@ export type OsmAndResult =
 const CONSUMED = new Set(['id', 'deviceid', 'timestamp', 'lat', 'lon', 'location', 'speed', 'bearing', 'heading', 'altitude', 'batt', 'valid']);
 
 export function decodeOsmAnd(input: Record<string, unknown>, receivedAt: Date = new Date()): OsmAndResult {
-  return typeof input.location === 'object' && input.location !== null
-    ? decodeOsmAndJson(input, receivedAt)
-    : decodeOsmAndQuery(input as Record<string, string>, receivedAt);
+  const json = 'device_id' in input || (typeof input.location === 'object' && input.location !== null);
+  return json ? decodeOsmAndJson(input, receivedAt) : decodeOsmAndQuery(input, receivedAt);
 }
 
-export function decodeOsmAndQuery(query: Record<string, string>, receivedAt: Date = new Date()): OsmAndResult {
+/**
+ * Query parameters as HTTP frameworks hand them over: strings, or arrays for repeated keys
+ * (the first value wins). Anything else is ignored.
+ */
+export function decodeOsmAndQuery(raw: Record<string, unknown>, receivedAt: Date = new Date()): OsmAndResult {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') query[key] = first;
+  }
   const identity = query.id ?? query.deviceid;
   if (!identity) return { ok: false, error: 'missing device id (id or deviceid)' };
   const time = query.timestamp === undefined ? receivedAt : parseTime(query.timestamp);
