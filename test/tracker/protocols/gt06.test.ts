@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { crc16X25 } from '../../../tracker/protocols/crc.js';
 import { buildAck } from '../../../tracker/protocols/gt06/decoder.js';
 import { encodeCommand } from '../../../tracker/protocols/gt06/encoder.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
@@ -149,7 +150,12 @@ describe('GT06 decoder: simulator frames', () => {
 describe('GT06 encoder', () => {
   it('WHERE# locate with server flag and serial from commandSeq', () => {
     const out = gt06.encodeLocate(session('123456789012345'), 0)!;
-    expect(out.toString('hex')).toBe('787810800a00000000574845524523000064eb0d0a');
+    expect(out.subarray(0, 5).toString('hex')).toBe('787810800a'); // header, length 16, 0x80, flag + text = 10
+    expect(out.readUInt32BE(5)).toBe(0);
+    expect(out.toString('ascii', 9, 15)).toBe('WHERE#');
+    expect(out.readUInt16BE(15)).toBe(0); // serial
+    expect(out.readUInt16BE(17)).toBe(crc16X25(out, 2, 17));
+    expect(out.subarray(19).toString('hex')).toBe('0d0a');
   });
 
   it('carries the command sequence as server flag', () => {
