@@ -12,15 +12,15 @@ const fix = { time: new Date('2024-02-03T04:05:06Z'), lat: 48.8584, lng: 2.2945,
 const streams: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   gt06: {
     protocol: gt06,
-    frames: [gt06Login('359339075005244'), gt06Position(fix, { ignition: true }, 2), gt06Heartbeat({}, 3), gt06CommandReply('OK', 1, 4)],
+    frames: [gt06Login('864502031234567'), gt06Position(fix, { ignition: true }, 2), gt06Heartbeat({}, 3), gt06CommandReply('OK', 1, 4)],
   },
   teltonika: {
     protocol: teltonika,
-    frames: [teltonikaHandshake('359339075005244'), teltonikaAvl([teltonikaRecord(fix)]), Buffer.from([0xff]), teltonikaAvl([teltonikaRecord(fix), teltonikaRecord(fix)], 0x8e)],
+    frames: [teltonikaHandshake('864502031234567'), teltonikaAvl([teltonikaRecord(fix)]), Buffer.from([0xff]), teltonikaAvl([teltonikaRecord(fix), teltonikaRecord(fix)], 0x8e)],
   },
   h02: {
     protocol: h02,
-    frames: [h02Position('4106000826', fix), h02Heartbeat('4106000826'), h02Position('4106000826', fix, { alarm: 'sos' })],
+    frames: [h02Position('7712340001', fix), h02Heartbeat('7712340001'), h02Position('7712340001', fix, { alarm: 'sos' })],
   },
 };
 
@@ -112,13 +112,13 @@ describe('gt06 irregular lengths', () => {
 
 describe('h02 binary length', () => {
   it('learns 32-byte binary messages from the next start marker', () => {
-    const a = h02Binary('4106000826', fix);
-    const b = h02Binary('4106000826', { ...fix, speed: 30 });
+    const a = h02Binary('7712340001', fix);
+    const b = h02Binary('7712340001', { ...fix, speed: 30 });
     expect(feed(h02, [Buffer.concat([a, b, a])]).out).toEqual([a, b, a]);
   });
 
   it('learns 45-byte extended messages', () => {
-    const a = Buffer.concat([h02Binary('4106000826', fix), Buffer.alloc(13)]);
+    const a = Buffer.concat([h02Binary('7712340001', fix), Buffer.alloc(13)]);
     expect(feed(h02, [Buffer.concat([a, a])]).out).toEqual([a, a]);
     expect(h02.decode(a, { state: {} }).positions).toHaveLength(1);
   });

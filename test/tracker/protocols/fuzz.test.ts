@@ -40,11 +40,11 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   h02: {
     protocol: h02,
     frames: [
-      h02Position('4106000826', fix, { ignition: true }),
-      h02Heartbeat('4106000826'),
-      h02CommandReply('4106000826', 'S20', ['DONE'], fix),
-      h02Binary('4106000826', fix),
-      Buffer.from('*HQ,1,VP1,A,2702.7245,S,15251.9311,E,0.48,0.0000,080917#', 'latin1'),
+      h02Position('7712340001', fix, { ignition: true }),
+      h02Heartbeat('7712340001'),
+      h02CommandReply('7712340001', 'S20', ['DONE'], fix),
+      h02Binary('7712340001', fix),
+      Buffer.from('*hq,864502031234567,VP1,A,3351.1200,S,15112.5600,E,1.20,90.0000,150224#', 'latin1'),
     ],
   },
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { crc16X25 } from '../../../tracker/protocols/crc.js';
 import { buildAck } from '../../../tracker/protocols/gt06/decoder.js';
 import { encodeCommand } from '../../../tracker/protocols/gt06/encoder.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
@@ -6,6 +7,7 @@ import {
   gt06Alarm,
   gt06CommandReply,
   gt06Frame,
+  gt06GpsBlock,
   gt06Heartbeat,
   gt06Login,
   gt06Position,
@@ -83,6 +85,30 @@ describe('GT06 decoder: simulator frames', () => {
     expect(r.reply).toEqual(buildAck(0x16, 3));
   });
 
+  it('0x10 GPS only and 0x11 GPS with the wide cell block', () => {
+    const gps = gt06.decode(gt06Frame(0x10, gt06GpsBlock(fix), 1), session()).positions[0]!;
+    expect(gps.lat).toBeCloseTo(-33.868, 5);
+    const cell = Buffer.from('01cc00010fa000123456', 'hex'); // MCC, MNC (2 bytes), LAC, cell id (4 bytes)
+    const wide = gt06.decode(gt06Frame(0x11, Buffer.concat([gt06GpsBlock(fix), cell]), 1), session());
+    expect(wide.positions[0]!.lng).toBeCloseTo(151.2093, 5);
+    expect(wide.positions[0]!.attributes.odometer).toBeUndefined();
+  });
+
+  it('0x26 and 0x27 carry the same status block (0x27 adds a geofence byte)', () => {
+    const lbs = Buffer.from('0901cc00287d001fb8', 'hex');
+    const status = Buffer.from([0x02 | (4 << 3), 0x03, 0x04, 0x00, 0x02]); // ACC on, SOS bits, level 3
+    const r26 = gt06.decode(gt06Frame(0x26, Buffer.concat([gt06GpsBlock(fix), lbs, status]), 1), session());
+    expect(r26.positions[0]!.attributes).toMatchObject({ alarm: 'sos', ignition: true, batteryLevel: 50 });
+    const r27 = gt06.decode(gt06Frame(0x27, Buffer.concat([gt06GpsBlock(fix), lbs, status, Buffer.from([1])]), 1), session());
+    expect(r27.positions[0]!.attributes).toMatchObject({ alarm: 'sos', ignition: true, batteryLevel: 50 });
+    expect(r27.reply).toEqual(buildAck(0x27, 1));
+  });
+
+  it('0x22 odometer tail', () => {
+    const body = Buffer.concat([gt06GpsBlock(fix), Buffer.from('01cc00287d001fb8010000', 'hex'), Buffer.from('0001e240', 'hex')]);
+    expect(gt06.decode(gt06Frame(0x22, body, 1), session()).positions[0]!.attributes.odometer).toBe(123456);
+  });
+
   it('0x13 heartbeat from the simulator', () => {
     const r = gt06.decode(gt06Heartbeat({ ignition: true }, 9), session());
     expect(r.heartbeat).toBe(true);
@@ -124,7 +150,12 @@ describe('GT06 decoder: simulator frames', () => {
 describe('GT06 encoder', () => {
   it('WHERE# locate with server flag and serial from commandSeq', () => {
     const out = gt06.encodeLocate(session('123456789012345'), 0)!;
-    expect(out.toString('hex')).toBe('787810800a00000000574845524523000064eb0d0a');
+    expect(out.subarray(0, 5).toString('hex')).toBe('787810800a'); // header, length 16, 0x80, flag + text = 10
+    expect(out.readUInt32BE(5)).toBe(0);
+    expect(out.toString('ascii', 9, 15)).toBe('WHERE#');
+    expect(out.readUInt16BE(15)).toBe(0); // serial
+    expect(out.readUInt16BE(17)).toBe(crc16X25(out, 2, 17));
+    expect(out.subarray(19).toString('hex')).toBe('0d0a');
   });
 
   it('carries the command sequence as server flag', () => {

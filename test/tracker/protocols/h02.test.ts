@@ -33,7 +33,7 @@ describe('H02 text messages', () => {
   });
 
   it('speed in knots is converted to km/h; southern/western hemispheres', () => {
-    const r = h02.decode(h02Position('4106012736', fix, { ignition: true }), session());
+    const r = h02.decode(h02Position('7712340002', fix, { ignition: true }), session());
     const p = r.positions[0]!;
     expect(p.lat).toBeCloseTo(-23.5505, 5);
     expect(p.lng).toBeCloseTo(-46.6333, 5);
@@ -48,7 +48,7 @@ describe('H02 text messages', () => {
   });
 
   it.each(['sos', 'powerCut', 'overspeed', 'vibration'] as const)('active-low status bit: %s', (alarm) => {
-    const p = h02.decode(h02Alarm('4106012736', fix, alarm), session()).positions[0]!;
+    const p = h02.decode(h02Alarm('7712340002', fix, alarm), session()).positions[0]!;
     expect(p.attributes.alarm).toBe(alarm);
   });
 
@@ -59,14 +59,18 @@ describe('H02 text messages', () => {
   });
 
   it('HTBT heartbeat is echoed', () => {
-    const r = h02.decode(h02Heartbeat('135790246811220', 80), session());
+    const r = h02.decode(h02Heartbeat('864502031234567', 80), session());
     expect(r.heartbeat).toBe(true);
-    expect(r.identity).toBe('135790246811220');
-    expect(r.reply?.toString()).toBe('*HQ,135790246811220,HTBT#');
+    expect(r.identity).toBe('864502031234567');
+    expect(r.reply?.toString()).toBe('*HQ,864502031234567,HTBT#');
   });
 
-  it('XT and LINK are heartbeats without a reply', () => {
-    for (const msg of ['*HQ,1700086468,XT,1,100#', '*HQ,1700086468,LINK,180902,15,0,84,0,0,240517,FFFFFBFF#']) {
+  it('XT, LINK and NBR are heartbeats without a reply', () => {
+    for (const msg of [
+      '*HQ,7712340003,XT,1,100#',
+      '*HQ,7712340003,LINK,101500,20,7,90,1200,3,010224,FFFFFBFF#',
+      '*HQ,7712340003,NBR,120000,460,0,1,1,9338,3692,150,150918,FFFFFBFF#',
+    ]) {
       const r = h02.decode(text(msg), session());
       expect(r.heartbeat).toBe(true);
       expect(r.positions).toHaveLength(0);
@@ -75,20 +79,20 @@ describe('H02 text messages', () => {
   });
 
   it('V4 command confirmation gives the reply text and the position', () => {
-    const r = h02.decode(h02CommandReply('4106012736', 'S20', ['DONE'], fix), session());
+    const r = h02.decode(h02CommandReply('7712340002', 'S20', ['DONE'], fix), session());
     expect(r.commandReply).toBe('S20,DONE');
     expect(r.positions[0]!.lat).toBeCloseTo(-23.5505, 5);
     expect(r.reply).toBeUndefined();
   });
 
   it('V4 without a position block still yields the reply', () => {
-    const r = h02.decode(text('*HQ,4106012736,V4,D1,30,1#'), session());
+    const r = h02.decode(text('*HQ,7712340002,V4,D1,30,1#'), session());
     expect(r.commandReply).toBe('D1,30,1');
     expect(r.positions).toHaveLength(0);
   });
 
   it('SMS answers are command replies', () => {
-    expect(h02.decode(text('*HQ,5226073533,SMS,VERSION:1.2#'), session()).commandReply).toBe('VERSION:1.2');
+    expect(h02.decode(text('*HQ,7712340003,SMS,VERSION:1.2#'), session()).commandReply).toBe('VERSION:1.2');
   });
 
   it('garbage text is rejected without throwing', () => {
@@ -100,10 +104,10 @@ describe('H02 text messages', () => {
 
 describe('H02 binary messages', () => {
   it('32-byte report from the simulator', () => {
-    const frame = h02Binary('4106000826', fix, { alarm: 'sos', batteryLevel: 100 });
+    const frame = h02Binary('7712340001', fix, { alarm: 'sos', batteryLevel: 100 });
     expect(frame).toHaveLength(32);
     const r = h02.decode(frame, session());
-    expect(r.identity).toBe('4106000826');
+    expect(r.identity).toBe('7712340001');
     const p = r.positions[0]!;
     expect(p.deviceTime.toISOString()).toBe('2023-11-02T08:09:10.000Z');
     expect(p.lat).toBeCloseTo(-23.5505, 4);
@@ -116,7 +120,7 @@ describe('H02 binary messages', () => {
   });
 
   it('non-BCD content is rejected', () => {
-    const frame = h02Binary('4106000826', fix);
+    const frame = h02Binary('7712340001', fix);
     frame[8] = 0xab;
     expect(h02.decode(frame, session()).positions).toHaveLength(0);
   });
@@ -124,6 +128,6 @@ describe('H02 binary messages', () => {
 
 describe('H02 locate', () => {
   it('has no single-position command', () => {
-    expect(h02.encodeLocate(session('4106000826'), 1)).toBeNull();
+    expect(h02.encodeLocate(session('7712340001'), 1)).toBeNull();
   });
 });

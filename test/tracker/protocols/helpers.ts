@@ -11,12 +11,14 @@ export function hex(text: string): Buffer {
 
 /** mulberry32: small, fast and repeatable. */
 export function prng(seed: number): () => number {
+  // A local reference: global lookups are slow inside the test runner's VM context.
+  const imul = Math.imul;
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    t = imul(t ^ (t >>> 15), t | 1);
+    t ^= t + imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

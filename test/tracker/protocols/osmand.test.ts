@@ -8,34 +8,34 @@ const fix = { time: new Date('2023-06-07T10:11:12Z'), lat: 59.437, lng: 24.7536,
 describe('OsmAnd query form', () => {
   it('decodes the OsmAnd app parameters', () => {
     const r = decodeOsmAndQuery(
-      { id: '123456', timestamp: '1377177267', lat: '60.0', lon: '30.0', speed: '10', bearing: '90.5', altitude: '12', batt: '87', hdop: '1.2', alarm: 'sos' },
+      { id: 'veh-42', timestamp: '1700000000', lat: '59.9', lon: '30.3', speed: '10', bearing: '90.5', altitude: '12', batt: '64', hdop: '1.2', alarm: 'sos' },
       now,
     );
     if (!r.ok) throw new Error(r.error);
-    expect(r.identity).toBe('123456');
+    expect(r.identity).toBe('veh-42');
     const p = r.positions[0]!;
-    expect(p.deviceTime.toISOString()).toBe('2013-08-22T13:14:27.000Z');
-    expect(p).toMatchObject({ lat: 60, lng: 30, heading: 90.5, altitude: 12, valid: true });
+    expect(p.deviceTime.toISOString()).toBe('2023-11-14T22:13:20.000Z');
+    expect(p).toMatchObject({ lat: 59.9, lng: 30.3, heading: 90.5, altitude: 12, valid: true });
     expect(p.speed).toBeCloseTo(18.52, 6);
-    expect(p.attributes).toEqual({ batteryLevel: 87, hdop: 1.2, alarm: 'sos' });
+    expect(p.attributes).toEqual({ batteryLevel: 64, hdop: 1.2, alarm: 'sos' });
   });
 
   it('accepts deviceid, location=lat,lon, millisecond and ISO timestamps', () => {
-    const ms = decodeOsmAndQuery({ deviceid: '9', location: '-1.5,2.5', timestamp: '1442068686579' }, now);
-    expect(ms.ok && ms.positions[0]!.deviceTime.toISOString()).toBe('2015-09-12T14:38:06.579Z');
+    const ms = decodeOsmAndQuery({ deviceid: '9', location: '-1.5,2.5', timestamp: '1700000000123' }, now);
+    expect(ms.ok && ms.positions[0]!.deviceTime.toISOString()).toBe('2023-11-14T22:13:20.123Z');
     expect(ms.ok && ms.positions[0]!.lat).toBe(-1.5);
     expect(ms.ok && ms.positions[0]!.lng).toBe(2.5);
-    const iso = decodeOsmAndQuery({ id: '9', lat: '1', lon: '2', timestamp: '2016-01-27T18:55:47Z' }, now);
-    expect(iso.ok && iso.positions[0]!.deviceTime.toISOString()).toBe('2016-01-27T18:55:47.000Z');
-    const spaced = decodeOsmAndQuery({ id: '9', lat: '1', lon: '2', timestamp: '2014-06-04 09:10:11' }, now);
-    expect(spaced.ok && spaced.positions[0]!.deviceTime.toISOString()).toBe('2014-06-04T09:10:11.000Z');
+    const iso = decodeOsmAndQuery({ id: '9', lat: '1', lon: '2', timestamp: '2021-03-04T05:06:07Z' }, now);
+    expect(iso.ok && iso.positions[0]!.deviceTime.toISOString()).toBe('2021-03-04T05:06:07.000Z');
+    const spaced = decodeOsmAndQuery({ id: '9', lat: '1', lon: '2', timestamp: '2022-07-08 09:10:11' }, now);
+    expect(spaced.ok && spaced.positions[0]!.deviceTime.toISOString()).toBe('2022-07-08T09:10:11.000Z');
   });
 
   it('uses the receive time when there is no timestamp; extra parameters become typed attributes', () => {
-    const r = decodeOsmAndQuery({ id: '1', lat: '1', lon: '1', ignition: 'true', rpm: '933', driver: 'abc' }, now);
+    const r = decodeOsmAndQuery({ id: '1', lat: '1', lon: '1', ignition: 'true', rpm: '1500', driver: 'abc' }, now);
     if (!r.ok) throw new Error(r.error);
     expect(r.positions[0]!.deviceTime).toEqual(now);
-    expect(r.positions[0]!.attributes).toEqual({ ignition: true, rpm: 933, driver: 'abc' });
+    expect(r.positions[0]!.attributes).toEqual({ ignition: true, rpm: 1500, driver: 'abc' });
   });
 
   it.each([
@@ -50,8 +50,15 @@ describe('OsmAnd query form', () => {
     if (!r.ok) expect(r.error).toMatch(message);
   });
 
+  it('takes the first value of repeated parameters and ignores non-string values', () => {
+    const r = decodeOsmAndQuery({ id: ['7', '8'], lat: '1', lon: '2', location: { nested: true }, cell: ['a', 'b'] }, now);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.identity).toBe('7');
+    expect(r.positions[0]!.attributes).toEqual({ cell: 'a' });
+  });
+
   it('network-only reports identify the device without a position', () => {
-    const r = decodeOsmAndQuery({ id: '1', timestamp: '1377177267', cell: '257,02,16,2224' }, now);
+    const r = decodeOsmAndQuery({ id: '1', timestamp: '1700000000', cell: '244,91,4021,77001' }, now);
     expect(r).toEqual({ ok: true, identity: '1', positions: [] });
   });
 
@@ -85,6 +92,14 @@ describe('OsmAnd JSON (Traccar Client)', () => {
     coords.heading = -1;
     const r = decodeOsmAndJson(body, now);
     expect(r.ok && [r.positions[0]!.speed, r.positions[0]!.heading]).toEqual([0, 0]);
+  });
+
+  it('ignores a __proto__ key in extras', () => {
+    const body = JSON.parse('{"device_id":"1","location":{"coords":{"latitude":1,"longitude":2},"extras":{"__proto__":{"polluted":true},"ok":1}}}');
+    const r = decodeOsmAndJson(body, now);
+    if (!r.ok) throw new Error(r.error);
+    expect(Object.getPrototypeOf(r.positions[0]!.attributes)).toBe(Object.prototype);
+    expect(r.positions[0]!.attributes.ok).toBe(1);
   });
 
   it('accepts a list of locations', () => {

@@ -266,7 +266,7 @@ function decodeStatus(r: Reader, position: DecodedPosition, wideVoltage: boolean
 
 /**
  * The answer to WHERE# is text such as
- * "Current position!Lat:N54.739332,Lon:E25.273270,Course:126.53,Speed:0.00Km/h,DateTime:2017-05-26 10:27:47";
+ * "Current position!Lat:N1.234567,Lon:E2.345678,Course:90.00,Speed:0.00Km/h,DateTime:2024-01-02 03:04:05";
  * it is the located fix, so it becomes a position too.
  */
 const LOCATION_REPLY =

@@ -15,12 +15,20 @@ export type OsmAndResult =
 const CONSUMED = new Set(['id', 'deviceid', 'timestamp', 'lat', 'lon', 'location', 'speed', 'bearing', 'heading', 'altitude', 'batt', 'valid']);
 
 export function decodeOsmAnd(input: Record<string, unknown>, receivedAt: Date = new Date()): OsmAndResult {
-  return typeof input.location === 'object' && input.location !== null
-    ? decodeOsmAndJson(input, receivedAt)
-    : decodeOsmAndQuery(input as Record<string, string>, receivedAt);
+  const json = 'device_id' in input || (typeof input.location === 'object' && input.location !== null);
+  return json ? decodeOsmAndJson(input, receivedAt) : decodeOsmAndQuery(input, receivedAt);
 }
 
-export function decodeOsmAndQuery(query: Record<string, string>, receivedAt: Date = new Date()): OsmAndResult {
+/**
+ * Query parameters as HTTP frameworks hand them over: strings, or arrays for repeated keys
+ * (the first value wins). Anything else is ignored.
+ */
+export function decodeOsmAndQuery(raw: Record<string, unknown>, receivedAt: Date = new Date()): OsmAndResult {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') query[key] = first;
+  }
   const identity = query.id ?? query.deviceid;
   if (!identity) return { ok: false, error: 'missing device id (id or deviceid)' };
   const time = query.timestamp === undefined ? receivedAt : parseTime(query.timestamp);
@@ -34,7 +42,7 @@ export function decodeOsmAndQuery(query: Record<string, string>, receivedAt: Dat
 
   const attributes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
-    if (!CONSUMED.has(key)) attributes[key] = scalar(value);
+    if (!CONSUMED.has(key) && key !== '__proto__') attributes[key] = scalar(value);
   }
   if (query.batt !== undefined) attributes.batteryLevel = Number(query.batt);
   const built = build({
@@ -79,7 +87,10 @@ function fromJsonLocation(location: unknown, receivedAt: Date): DecodedPosition 
     if (typeof location.battery.is_charging === 'boolean') attributes.charge = location.battery.is_charging;
   }
   if (typeof c.accuracy === 'number') attributes.accuracy = c.accuracy;
-  if (isObject(location.extras)) Object.assign(attributes, location.extras);
+  if (isObject(location.extras)) {
+    // Copied key by key: a "__proto__" key from JSON must not replace the object's prototype.
+    for (const [key, value] of Object.entries(location.extras)) if (key !== '__proto__') attributes[key] = value;
+  }
   // The client reports -1 for speed and heading it does not know.
   const speed = typeof c.speed === 'number' && c.speed >= 0 ? c.speed * 3.6 : 0;
   const heading = typeof c.heading === 'number' && c.heading >= 0 ? c.heading : 0;

@@ -31,7 +31,7 @@ export function gt06Login(imei: string, serial = 1): Buffer {
 }
 
 /** Date, satellites, coordinates, speed and course/status word. */
-function gpsBlock(fix: DeviceFix, ignition?: boolean): Buffer {
+export function gt06GpsBlock(fix: DeviceFix, ignition?: boolean): Buffer {
   const t = fix.time;
   const out = Buffer.alloc(18);
   out.set([t.getUTCFullYear() - 2000, t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds()]);
@@ -52,12 +52,12 @@ function gpsBlock(fix: DeviceFix, ignition?: boolean): Buffer {
 /** Position report 0x22 (GPS, LBS, ACC, upload mode, re-upload flag). */
 export function gt06Position(fix: DeviceFix, state: DeviceState = {}, serial = 1): Buffer {
   const acc = Buffer.from([state.ignition ? 1 : 0, 0x00, 0x00]);
-  return gt06Frame(0x22, Buffer.concat([gpsBlock(fix, state.ignition), LBS, acc]), serial);
+  return gt06Frame(0x22, Buffer.concat([gt06GpsBlock(fix, state.ignition), LBS, acc]), serial);
 }
 
 /** Older position report 0x12 (GPS and LBS only). */
 export function gt06PositionLegacy(fix: DeviceFix, serial = 1): Buffer {
-  return gt06Frame(0x12, Buffer.concat([gpsBlock(fix), LBS]), serial);
+  return gt06Frame(0x12, Buffer.concat([gt06GpsBlock(fix), LBS]), serial);
 }
 
 /** Terminal information byte: bit 1 ACC, bit 2 charging, bits 3..5 alarm. */
@@ -79,7 +79,7 @@ export function gt06Heartbeat(state: DeviceState = {}, serial = 1): Buffer {
 /** Alarm 0x16: GPS, length-prefixed LBS, terminal info, voltage, GSM, alarm, language. */
 export function gt06Alarm(fix: DeviceFix, alarm: DeviceAlarm, state: DeviceState = {}, serial = 1): Buffer {
   const status = Buffer.from([terminalInfo({ ...state, alarm }), voltageLevel(state), 0x04, ALARM_CODES[alarm], 0x02]);
-  return gt06Frame(0x16, Buffer.concat([gpsBlock(fix), Buffer.from([LBS.length + 1]), LBS, status]), serial);
+  return gt06Frame(0x16, Buffer.concat([gt06GpsBlock(fix), Buffer.from([LBS.length + 1]), LBS, status]), serial);
 }
 
 /** Command reply 0x21: server flag echoed from the command, encoding 1 (ASCII), text. */
