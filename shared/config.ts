@@ -15,6 +15,7 @@ const schema = z.object({
   TRACKER_HTTP_PORT: port.default(8081),
   TRACKER_HOST: z.string().min(1).default('127.0.0.1'),
   GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  DEVICE_HOST: z.string().min(1).default('0.0.0.0'),
   DEVICE_PORT: port.default(5000),
   GT06_PORT: port.default(5023),
   TELTONIKA_PORT: port.default(5027),
@@ -43,7 +44,8 @@ const schema = z.object({
   TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
   POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
-  DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
+  LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   CRC_STRICT: bool.default(false),
 });
 

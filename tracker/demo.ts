@@ -3,18 +3,20 @@
 import type { TrackerContext } from './context.js';
 import { countAccounts } from './accounts/repository.js';
 import { runCommand } from './admin/commands.js';
+import { findDeviceByImei } from './devices/repository.js';
+import { startFleet, type Fleet } from './simulator/fleet.js';
 
 export const DEMO_DEVICES = [
-  { imei: '359633100000001', name: 'Van 1', plate: 'DEMO-001' },
-  { imei: '359633100000002', name: 'Van 2', plate: 'DEMO-002' },
-  { imei: '359633100000003', name: 'Truck 1', plate: 'DEMO-003' },
-];
+  { imei: '359633100000001', name: 'Van 1', plate: 'DEMO-001', protocol: 'gt06' },
+  { imei: '359633100000002', name: 'Van 2', plate: 'DEMO-002', protocol: 'teltonika' },
+  { imei: '359633100000003', name: 'Truck 1', plate: 'DEMO-003', protocol: 'osmand' },
+] as const;
 
 export async function seedDemo(ctx: TrackerContext): Promise<void> {
   if (ctx.config.DEMO === false) return;
   if ((await countAccounts(ctx.db)) > 0) return;
   const account = (await runCommand(ctx, 'accounts create', { name: 'Demo fleet' })) as { id: string };
-  for (const d of DEMO_DEVICES) await runCommand(ctx, 'devices add', { account: account.id, ...d });
+  for (const d of DEMO_DEVICES) await runCommand(ctx, 'devices add', { account: account.id, imei: d.imei, name: d.name, plate: d.plate });
   const token = (await runCommand(ctx, 'tokens create', { account: account.id, scopes: 'read,commands', name: 'demo' })) as { token: string };
   ctx.logger.info({ accountId: account.id, devices: DEMO_DEVICES.length }, 'demo account created');
   // Printed, never logged: the token is shown this once.
@@ -28,4 +30,16 @@ export async function seedDemo(ctx: TrackerContext): Promise<void> {
       '',
     ].join('\n') + '\n',
   );
+}
+
+/** Drives the demo devices with the simulator over the tracker's own ports, so positions move. */
+export async function startDemoTraffic(ctx: TrackerContext, ports: Record<string, number>): Promise<Fleet | null> {
+  if (ctx.config.DEMO === false) return null;
+  for (const d of DEMO_DEVICES) if (!(await findDeviceByImei(ctx.db, d.imei))) return null;
+  return startFleet({
+    devices: DEMO_DEVICES.map((d) => ({ imei: d.imei, protocol: d.protocol })),
+    intervalSeconds: 5,
+    target: { host: '127.0.0.1', devicePort: ports.device!, osmandPort: ports.osmand! },
+    onError: (err) => ctx.logger.warn({ err }, 'demo traffic'),
+  });
 }

@@ -5,12 +5,15 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
-import { seedDemo } from './demo.js';
+import { seedDemo, startDemoTraffic } from './demo.js';
 import { createTrackerApp } from './http/app.js';
+import { startIngest, type Ingest } from './ingest/index.js';
+import { maintainPartitions } from './storage/partitions.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
+  ingest: Ingest;
   close(): Promise<void>;
 }
 
@@ -24,17 +27,27 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config);
   const ctx: TrackerContext = { config, db, logger, ...loadTrackerKeys(config) };
+  await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
+  const partitionTimer = setInterval(() => {
+    maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
+  }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
-  logger.info({ httpPort, database: db.kind }, 'tracker started');
+  const ingest = await startIngest(ctx);
+  const demo = await startDemoTraffic(ctx, ingest.ports);
+  logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
   return {
     ctx,
     httpPort,
+    ingest,
     async close() {
+      clearInterval(partitionTimer);
+      demo?.stop();
+      await ingest.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeIdleConnections();

@@ -6,9 +6,13 @@ import { loadTrackerKeys } from '../boot.js';
 
 export type RemoteResult = { reached: true; result: unknown } | { reached: false };
 
+const NOT_RUNNING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/** No tracker is listening (localhost may fail on ::1 and 127.0.0.1 at once: an AggregateError). */
 function refused(err: unknown): boolean {
-  const code = (err as { cause?: { code?: string } }).cause?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH';
+  const cause = (err as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
+  const codes = [cause?.code, ...(cause?.errors ?? []).map((e) => e.code)];
+  return codes.some((c) => c !== undefined && NOT_RUNNING.has(c));
 }
 
 export async function callTracker(config: Config, command: string, args: Record<string, unknown>): Promise<RemoteResult> {

@@ -2,6 +2,8 @@
 import express from 'express';
 import { errorHandler, noStore, notFound, requestLogging } from '../../shared/http.js';
 import { adminRoute } from '../admin/route.js';
+import { docsRoutes } from '../api/docs.js';
+import { publicApi } from '../api/router.js';
 import type { TrackerContext } from '../context.js';
 import { tokenStatusRoute } from '../tokens/route.js';
 import { gatewayAuth } from './gateway-auth.js';
@@ -16,6 +18,8 @@ export function createTrackerApp(ctx: TrackerContext): express.Express {
   app.use(gatewayAuth(ctx.gatewaySecret));
   app.use(adminRoute(ctx));
   app.use(tokenStatusRoute(ctx));
+  app.use(publicApi(ctx));
+  app.use(docsRoutes());
   app.use(notFound());
   app.use(errorHandler());
   return app;

@@ -13,6 +13,14 @@ export interface Db extends Queryable {
   exec(script: string): Promise<void>;
   /** Runs fn with one connection held for its duration (session-level locks). */
   withSession<T>(fn: (session: Queryable & { exec(script: string): Promise<void> }) => Promise<T>): Promise<T>;
+  /**
+   * Streams a query's rows in batches through a server-side cursor. On PostgreSQL the cursor lives
+   * in a transaction on its own connection, so memory stays constant whatever the result size.
+   * Stopping the iteration early closes the cursor.
+   */
+  cursor<T = Record<string, unknown>>(sql: string, params: unknown[], batchSize: number): AsyncGenerator<T[]>;
+  /** Calls onPayload for every NOTIFY on the channel, from any process; resolves to an unlisten. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

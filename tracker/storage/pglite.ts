@@ -16,6 +16,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
     },
   });
   const top = on(pg);
+  let cursors = 0;
 
   return {
     kind: 'pglite',
@@ -24,6 +25,22 @@ export async function openPglite(dataDir: string): Promise<Db> {
     transaction: (fn) => pg.transaction((tx) => fn(on(tx))),
     // PGlite is a single connection: a "session" is the database itself.
     withSession: (fn) => fn(top),
+    // PGlite is one connection shared by every request: a transaction held open for a stream would
+    // block all others, so the cursor is WITH HOLD (materialised inside PGlite, then fetched).
+    async *cursor<T>(sql: string, params: unknown[], batchSize: number) {
+      const name = `rows_cursor_${++cursors}`;
+      await pg.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${sql}`, params);
+      try {
+        for (;;) {
+          const batch = (await pg.query<T>(`FETCH ${batchSize} FROM ${name}`)).rows;
+          if (batch.length > 0) yield batch;
+          if (batch.length < batchSize) break;
+        }
+      } finally {
+        await pg.query(`CLOSE ${name}`).catch(() => undefined);
+      }
+    },
+    listen: (channel, onPayload) => pg.listen(channel, onPayload),
     async close() {
       await pg.close();
     },

@@ -47,8 +47,55 @@ export function openPostgres(connectionString: string, max: number): Db {
         client.release();
       }
     },
+    async *cursor<T>(sql: string, params: unknown[], batchSize: number) {
+      const client = await pool.connect();
+      let done = false;
+      try {
+        await client.query('BEGIN READ ONLY');
+        await client.query(`DECLARE rows_cursor NO SCROLL CURSOR FOR ${sql}`, params);
+        for (;;) {
+          const batch = (await client.query(`FETCH ${batchSize} FROM rows_cursor`)).rows as T[];
+          if (batch.length > 0) yield batch;
+          if (batch.length < batchSize) break;
+        }
+        await client.query('COMMIT');
+        done = true;
+      } finally {
+        if (!done) await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+      }
+    },
+    listen: (channel, onPayload) => listen(connectionString, channel, onPayload),
     async close() {
       await pool.end();
     },
+  };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be recycled). If the connection drops it
+ * reconnects, so a database restart does not silently stop notifications.
+ */
+async function listen(connectionString: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const retry = (): void => {
+    if (!stopped) setTimeout(() => void connect().catch(retry), 1000).unref();
+  };
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString });
+    c.on('notification', (n) => n.channel === channel && n.payload !== undefined && onPayload(n.payload));
+    c.on('error', () => {
+      c.end().catch(() => undefined);
+      retry();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }

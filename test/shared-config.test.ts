@@ -1,0 +1,35 @@
+// Settings: defaults, and one clear line naming the variable for every bad value.
+import { describe, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { parseConfig } from '../shared/config.js';
+
+describe('settings', () => {
+  test('defaults match the design', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({ GATEWAY_PORT: 8080, TRACKER_HTTP_PORT: 8081, DEVICE_PORT: 5000, GT06_PORT: 5023, TELTONIKA_PORT: 5027, H02_PORT: 5013, OSMAND_PORT: 5055, UPSTREAM_TIMEOUT_MS: 10000, DATA_DIR: './data', TRACKER_URL: 'http://127.0.0.1:8081' });
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.WEBHOOK_ALLOW_HTTP).toBe(false);
+  });
+
+  test.each([
+    ['GATEWAY_PORT', 'http', /GATEWAY_PORT="http": expected a whole number/],
+    ['DEVICE_PORT', '70000', /DEVICE_PORT="70000": must be at most 65535/],
+    ['RATE_LIMIT_ON_STORE_ERROR', 'maybe', /allowed values are open, closed/],
+    ['DEMO', 'yes', /DEMO="yes": allowed values/],
+    ['TRACKER_URL', 'tracker', /TRACKER_URL="tracker": expected an absolute URL/],
+    ['DATABASE_URL', 'mysql://u:pw@db/x', /DATABASE_URL=\(hidden\)/],
+    ['GATEWAY_SECRET', 'short', /GATEWAY_SECRET=\(hidden\): must be at least 32 characters/],
+  ])('%s=%s is refused with a clear message', (name, value, message) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('a bad value stops a service with one line on stderr, secrets not echoed', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'tracker/main.ts'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: 'mysql://user:hunter2@db/x' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual(['Invalid setting DATABASE_URL=(hidden): a postgres:// or postgresql:// connection string']);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -1,0 +1,57 @@
+// Alerts: listed newest first within one account.
+import type { Queryable } from '../storage/db.js';
+
+export type AlertStatus = 'open' | 'acknowledged';
+
+export interface Alert {
+  id: number;
+  type: string;
+  severity: string;
+  deviceId: string;
+  message: string;
+  createdAt: Date;
+}
+
+interface Row {
+  id: number;
+  type: string;
+  severity: string;
+  device_id: string;
+  message: string;
+  created_at: Date;
+}
+
+const toAlert = (r: Row): Alert => ({ id: r.id, type: r.type, severity: r.severity, deviceId: r.device_id, message: r.message, createdAt: r.created_at });
+
+export interface AlertQuery {
+  accountId: string;
+  status: AlertStatus;
+  since: Date | null;
+  /** Keyset: continue after this (createdAt, id), newest first. */
+  before: { createdAt: Date; id: number } | null;
+  limit: number;
+}
+
+export async function listAlerts(db: Queryable, q: AlertQuery): Promise<Alert[]> {
+  const params: unknown[] = [q.accountId, q.status];
+  let sql = 'SELECT id, type, severity, device_id, message, created_at FROM alerts WHERE account_id = $1 AND status = $2';
+  if (q.since) {
+    params.push(q.since.toISOString());
+    sql += ` AND created_at >= $${params.length}`;
+  }
+  if (q.before) {
+    params.push(q.before.createdAt.toISOString(), q.before.id);
+    sql += ` AND (created_at, id) < ($${params.length - 1}, $${params.length})`;
+  }
+  params.push(q.limit);
+  sql += ` ORDER BY created_at DESC, id DESC LIMIT $${params.length}`;
+  return (await db.query<Row>(sql, params)).map(toAlert);
+}
+
+export async function insertAlert(db: Queryable, a: { accountId: string; deviceId: string; type: string; severity: string; message: string }): Promise<Alert> {
+  const rows = await db.query<Row>(
+    'INSERT INTO alerts (account_id, device_id, type, severity, message) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+    [a.accountId, a.deviceId, a.type, a.severity, a.message],
+  );
+  return toAlert(rows[0]!);
+}

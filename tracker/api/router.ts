@@ -1,0 +1,13 @@
+// The public API as the tracker serves it behind the gateway.
+import { Router } from 'express';
+import type { TrackerContext } from '../context.js';
+import { alertsRoutes } from './alerts.js';
+import { devicesRoutes } from './devices.js';
+import { locateRoutes } from './locate.js';
+import { positionsRoutes } from './positions.js';
+
+export function publicApi(ctx: TrackerContext): Router {
+  const router = Router();
+  router.use(devicesRoutes(ctx), positionsRoutes(ctx), alertsRoutes(ctx), locateRoutes(ctx));
+  return router;
+}

@@ -1,0 +1,95 @@
+// The public API's shapes: one set of zod schemas validates requests, shapes responses and
+// generates the OpenAPI document, so the three cannot drift apart.
+import { z } from 'zod';
+
+export const MAX_RANGE_DAYS = 90;
+export const DEFAULT_RANGE_HOURS = 24;
+export const MAX_PAGE = 10_000;
+
+const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp (ends in Z)', example: '2026-11-21T09:30:00.000Z' });
+
+export const LatLng = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).meta({ id: 'LatLng', description: 'Decimal degrees (WGS84)' });
+
+export const Device = z
+  .object({
+    id: z.string().meta({ description: 'Unit identifier, used as {id} in paths', example: 'dev_k3x9q2m7p4t8w6z5y2b3' }),
+    name: z.string(),
+    plate: z.string().meta({ description: 'Vehicle plate; empty when not set' }),
+    imei: z.string().regex(/^[0-9]{5,20}$/).meta({ description: 'Device identifier (IMEI or the protocol id), digits as a string' }),
+    status: z.enum(['online', 'offline']).meta({ description: 'online while the device holds a live connection and has reported within the device timeout' }),
+    speed: z.number().meta({ description: 'Current speed in km/h; 0 for a device that never reported' }),
+    position: LatLng.nullable().meta({ description: 'Last valid position; null for a device that never reported' }),
+    lastUpdate: timestamp.nullable().meta({ description: 'Time of the last valid position (UTC); null for a device that never reported' }),
+  })
+  .meta({ id: 'Device' });
+
+export const Position = z
+  .object({
+    lat: z.number(),
+    lng: z.number(),
+    speed: z.number().meta({ description: 'km/h' }),
+    heading: z.number().meta({ description: 'Degrees clockwise from true north, 0 to 360' }),
+    timestamp: timestamp.meta({ description: 'Device time of the fix (UTC)' }),
+  })
+  .meta({ id: 'Position' });
+
+export const Alert = z
+  .object({
+    id: z.number().int(),
+    type: z.string().meta({ description: 'Alert kind, one of the event types (sos, speeding, fuel_alert_critical, …)' }),
+    severity: z.enum(['critical', 'warning', 'info']),
+    deviceId: z.string(),
+    message: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Alert' });
+
+export const CommandResult = z
+  .object({ ok: z.boolean(), queued: z.boolean(), commandId: z.string() })
+  .meta({ id: 'CommandResult' });
+
+export const Command = z
+  .object({
+    id: z.string(),
+    deviceId: z.string(),
+    type: z.enum(['locate']),
+    status: z.enum(['queued', 'sent', 'delivered', 'expired', 'failed']),
+    createdAt: timestamp,
+    expiresAt: timestamp.meta({ description: 'A command not sent by then expires' }),
+    sentAt: timestamp.nullable(),
+    deliveredAt: timestamp.nullable(),
+    endedAt: timestamp.nullable().meta({ description: 'When it expired or failed' }),
+    reply: z.string().nullable().meta({ description: "The device's reply text, if any" }),
+    position: Position.nullable().meta({ description: 'The position the device answered with, if any' }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'Command' });
+
+export const ErrorBody = z
+  .object({ error: z.string().meta({ description: 'Human-readable message' }), code: z.string().meta({ description: 'Machine-readable code' }) })
+  .meta({ id: 'Error' });
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    nextCursor: z.string().nullable().optional().meta({ description: 'Present when `limit` was given: pass as `cursor` for the next page; null on the last page' }),
+  });
+
+const paging = {
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).optional().meta({ description: `Page size, 1 to ${MAX_PAGE}; without it every matching row is returned` }),
+  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from a previous page' }),
+};
+
+export const PositionsQuery = z.object({
+  from: timestamp.optional().meta({ description: `Start (inclusive), ISO 8601 with a time zone; default ${DEFAULT_RANGE_HOURS} hours before \`to\`` }),
+  to: timestamp.optional().meta({ description: 'End (inclusive), ISO 8601 with a time zone; default now' }),
+  ...paging,
+});
+
+export const AlertsQuery = z.object({
+  status: z.enum(['open', 'acknowledged']).default('open').meta({ description: 'Default open (the active alerts)' }),
+  since: timestamp.optional().meta({ description: 'Only alerts created at or after this time' }),
+  ...paging,
+});
+
+export const LocateBody = z.object({}).loose().meta({ id: 'LocateBody', description: 'No fields are defined; a body, if sent, must be a JSON object' });

@@ -1,0 +1,62 @@
+// Batched, durable position writes. Connections hand in positions and wait; one transaction
+// stores everything gathered since the last flush, and only after COMMIT are the waiters released
+// to send their ACKs. A failed write rejects the waiters: their devices get no ACK and re-send.
+import type { Logger } from '../../shared/logger.js';
+import { insertPositions, type DevicePosition } from '../positions/repository.js';
+import type { Db } from '../storage/db.js';
+
+export interface BatcherOptions {
+  /** Longest a position waits for its batch (ms). */
+  maxDelayMs: number;
+  /** A batch this large is written at once. */
+  maxRows: number;
+}
+
+interface Pending {
+  rows: DevicePosition[];
+  waiters: { resolve: () => void; reject: (err: unknown) => void }[];
+}
+
+export class PositionBatcher {
+  private pending: Pending = { rows: [], waiters: [] };
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  stored = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly options: BatcherOptions = { maxDelayMs: 20, maxRows: 2000 },
+  ) {}
+
+  /** Resolves once the positions are committed. */
+  add(rows: DevicePosition[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.pending.rows.push(...rows);
+      this.pending.waiters.push({ resolve, reject });
+      if (this.pending.rows.length >= this.options.maxRows) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
+    });
+  }
+
+  /** Writes what is pending; batches are written one after another, in order. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    if (batch.rows.length === 0) return this.flushing;
+    this.pending = { rows: [], waiters: [] };
+    this.flushing = this.flushing.then(async () => {
+      try {
+        await this.db.transaction((tx) => insertPositions(tx, batch.rows));
+        this.stored += batch.rows.length;
+        for (const w of batch.waiters) w.resolve();
+      } catch (err) {
+        this.logger.error({ err, rows: batch.rows.length }, 'position batch failed; devices will re-send');
+        for (const w of batch.waiters) w.reject(err);
+      }
+    });
+    return this.flushing;
+  }
+}

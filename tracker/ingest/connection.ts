@@ -1,0 +1,154 @@
+// One device connection: recognise the protocol, split frames, decode, identify the device, store
+// positions and only then ACK. Frames of a connection are handled strictly in order. Nothing a
+// socket sends can throw out of here: a bad frame is counted and dropped, a hostile peer closed.
+import type { Socket } from 'node:net';
+import type { Logger } from '../../shared/logger.js';
+import type { CommandDispatcher } from '../commands/dispatcher.js';
+import { findDeviceByImei } from '../devices/repository.js';
+import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
+import type { Db } from '../storage/db.js';
+import type { PositionBatcher } from './batcher.js';
+import type { DeviceSessions, LiveConnection } from './sessions.js';
+import type { IngestStats } from './stats.js';
+
+export interface ConnectionDeps {
+  db: Db;
+  logger: Logger;
+  batcher: PositionBatcher;
+  sessions: DeviceSessions;
+  dispatcher: CommandDispatcher;
+  stats: IngestStats;
+  crcStrict: boolean;
+  loginTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxFrameBytes: number;
+}
+
+/** Bytes to wait for before giving up on recognising a protocol. */
+const DETECT_BYTES = 64;
+/** Frames queued before the socket is paused (backpressure on a flooding peer). */
+const MAX_QUEUED = 256;
+
+export function handleConnection(socket: Socket, candidates: Protocol[], deps: ConnectionDeps): void {
+  deps.stats.connections++;
+  const session: ProtocolSession = { state: {} };
+  let protocol: Protocol | null = candidates.length === 1 ? candidates[0]! : null;
+  let framer: Framer | null = protocol ? protocol.createFramer(deps.maxFrameBytes) : null;
+  let head = Buffer.alloc(0);
+  let deviceId: string | null = null;
+  let closed = false;
+  const queue: Buffer[] = [];
+  let working = false;
+
+  const live: LiveConnection = {
+    get protocol() {
+      return protocol?.name ?? 'unknown';
+    },
+    sendLocate(seq) {
+      const bytes = protocol?.encodeLocate(session, seq) ?? null;
+      if (!bytes) return false;
+      socket.write(bytes);
+      return true;
+    },
+    close: () => socket.destroy(),
+  };
+
+  socket.setNoDelay(true);
+  socket.setTimeout(deps.loginTimeoutMs);
+  socket.on('timeout', () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.on('close', () => {
+    closed = true;
+    deps.stats.connections--;
+    if (deviceId) void deps.sessions.detach(deviceId, live);
+  });
+
+  socket.on('data', (chunk: Buffer) => {
+    if (!framer) {
+      head = Buffer.concat([head, chunk]);
+      protocol = candidates.find((p) => p.detect(head)) ?? null;
+      if (!protocol) {
+        if (head.length >= DETECT_BYTES) socket.destroy();
+        return;
+      }
+      framer = protocol.createFramer(deps.maxFrameBytes);
+      chunk = head;
+      head = Buffer.alloc(0);
+    }
+    const skippedBefore = framer.skipped;
+    queue.push(...framer.push(chunk));
+    deps.stats.garbageBytes += framer.skipped - skippedBefore;
+    if (queue.length > MAX_QUEUED) socket.pause();
+    void work();
+  });
+
+  async function work(): Promise<void> {
+    if (working) return;
+    working = true;
+    try {
+      while (queue.length > 0 && !closed) {
+        await handleFrame(queue.shift()!);
+        if (queue.length <= MAX_QUEUED / 2 && socket.isPaused()) socket.resume();
+      }
+    } catch (err) {
+      // Storage failed: no ACK was sent, so the device re-sends on a new connection.
+      deps.logger.warn({ err, deviceId }, 'device connection closed after a storage failure');
+      socket.destroy();
+    } finally {
+      working = false;
+    }
+  }
+
+  async function handleFrame(frame: Buffer): Promise<void> {
+    let result: DecodeResult;
+    try {
+      result = protocol!.decode(frame, session);
+      deps.stats.framesDecoded++;
+    } catch (err) {
+      deps.stats.decodeErrors++;
+      deps.logger.debug({ err, protocol: protocol!.name }, 'frame could not be decoded');
+      return;
+    }
+    if (result.identity !== undefined && result.identity !== session.identity) {
+      if (!(await identify(result.identity))) return;
+    }
+    if (!deviceId) return; // nothing is accepted before the device has identified itself
+    if (result.badChecksum) {
+      deps.stats.countBadChecksum(deviceId);
+      if (deps.crcStrict) return;
+    }
+    if (result.positions.length > 0) {
+      deps.stats.positionsReceived += result.positions.length;
+      const id = deviceId;
+      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })));
+    }
+    if (result.commandReply !== undefined) {
+      const p = result.positions[0];
+      const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
+      await deps.dispatcher.replied(deviceId, result.commandReply, position);
+    }
+    if (result.reply && !closed) socket.write(result.reply);
+  }
+
+  async function identify(identity: string): Promise<boolean> {
+    const device = /^[0-9]{5,20}$/.test(identity) ? await findDeviceByImei(deps.db, identity) : null;
+    if (!device) {
+      deps.stats.unknownIdentities++;
+      if (deps.stats.shouldLogUnknown(identity)) deps.logger.warn({ identity: identity.slice(0, 20), protocol: protocol!.name }, 'unknown device refused');
+      const refusal = protocol!.rejectIdentity(session);
+      if (refusal) socket.end(refusal);
+      else socket.destroy();
+      closed = true;
+      return false;
+    }
+    if (deviceId && deviceId !== device.id) {
+      socket.destroy(); // one connection speaks for one device
+      return false;
+    }
+    session.identity = identity;
+    deviceId = device.id;
+    socket.setTimeout(deps.idleTimeoutMs);
+    await deps.sessions.attach(device.id, protocol!.name, live);
+    return true;
+  }
+}

@@ -1,0 +1,59 @@
+// The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
+// ingest, device sessions and command delivery, started and stopped together.
+import type { TrackerContext } from '../context.js';
+import { CommandDispatcher } from '../commands/dispatcher.js';
+import { PROTOCOLS } from '../protocols/registry.js';
+import { PositionBatcher } from './batcher.js';
+import type { ConnectionDeps } from './connection.js';
+import { startDeviceServers, type Listener } from './device-server.js';
+import { startOsmAndServer } from './osmand-server.js';
+import { DeviceSessions } from './sessions.js';
+import { IngestStats } from './stats.js';
+
+const MAX_FRAME_BYTES = 64 * 1024;
+
+export interface Ingest {
+  ports: Record<string, number>;
+  deps: ConnectionDeps;
+  /** Graceful stop: no new connections, pending positions stored and ACKed, then sockets closed. */
+  close(): Promise<void>;
+}
+
+export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
+  const { config, db, logger } = ctx;
+  const sessions = new DeviceSessions(db, logger);
+  const dispatcher = new CommandDispatcher(db, sessions, logger);
+  const deps: ConnectionDeps = {
+    db,
+    logger,
+    sessions,
+    dispatcher,
+    batcher: new PositionBatcher(db, logger),
+    stats: new IngestStats(),
+    crcStrict: config.CRC_STRICT,
+    loginTimeoutMs: config.LOGIN_TIMEOUT_SECONDS * 1000,
+    idleTimeoutMs: config.DEVICE_TIMEOUT_SECONDS * 1000,
+    maxFrameBytes: MAX_FRAME_BYTES,
+  };
+  await dispatcher.start();
+
+  const dedicated: [string, number][] = [['gt06', config.GT06_PORT], ['teltonika', config.TELTONIKA_PORT], ['h02', config.H02_PORT]];
+  const listeners: Listener[] = [
+    { name: 'device', port: config.DEVICE_PORT, protocols: PROTOCOLS },
+    ...dedicated.filter(([, port]) => port !== 0).map(([name, port]) => ({ name, port, protocols: PROTOCOLS.filter((p) => p.name === name) })),
+  ];
+  const servers = await startDeviceServers(listeners, config.DEVICE_HOST, deps);
+  const osmand = await startOsmAndServer(config.OSMAND_PORT, config.DEVICE_HOST, deps);
+
+  return {
+    ports: { ...servers.ports, osmand: osmand.port },
+    deps,
+    async close() {
+      const stopped = servers.stopAccepting();
+      await deps.batcher.flush();
+      await new Promise((r) => setImmediate(r)); // let the released handlers write their ACKs
+      servers.closeSockets();
+      await Promise.all([stopped, osmand.close(), dispatcher.stop()]);
+    },
+  };
+}

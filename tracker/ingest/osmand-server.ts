@@ -1,0 +1,115 @@
+// The OsmAnd HTTP protocol (Traccar Client and other phone apps) on OSMAND_PORT: a report is a
+// GET or POST with query parameters, or a JSON body. It is answered 200 only once stored; the
+// body carries the text of commands queued for the device. A phone has no live connection, so it
+// counts as online until DEVICE_TIMEOUT passes without a report.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { claimQueued, deliverOldestSent } from '../commands/repository.js';
+import { findDeviceByImei } from '../devices/repository.js';
+import { decodeOsmAnd } from '../protocols/osmand/index.js';
+import type { ConnectionDeps } from './connection.js';
+import type { LiveConnection } from './sessions.js';
+
+const MAX_BODY = 64 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(null));
+  });
+}
+
+function parseInput(req: IncomingMessage, body: string): Record<string, unknown> | string {
+  const query = Object.fromEntries(new URL(req.url ?? '/', 'http://device').searchParams);
+  if (body.trim() === '') return query;
+  const type = req.headers['content-type'] ?? '';
+  if (type.includes('application/x-www-form-urlencoded')) return { ...query, ...Object.fromEntries(new URLSearchParams(body)) };
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // falls through
+  }
+  return 'the body must be a JSON object or form parameters';
+}
+
+export async function startOsmAndServer(port: number, host: string, deps: ConnectionDeps): Promise<{ port: number; server: Server; close(): Promise<void> }> {
+  const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
+
+  function seen(deviceId: string): void {
+    const entry = online.get(deviceId);
+    if (entry) {
+      entry.timer.refresh();
+      return;
+    }
+    const conn: LiveConnection = { protocol: 'osmand', sendLocate: () => false, close: () => undefined };
+    const timer = setTimeout(() => {
+      online.delete(deviceId);
+      void deps.sessions.detach(deviceId, conn);
+    }, deps.idleTimeoutMs).unref();
+    online.set(deviceId, { conn, timer });
+    void deps.sessions.attach(deviceId, 'osmand', conn);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const reply = (status: number, text: string): void => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+    };
+    if (req.method !== 'GET' && req.method !== 'POST') return reply(405, 'method not allowed');
+    const body = await readBody(req);
+    if (body === null) return reply(413, 'report too large');
+    const input = parseInput(req, body);
+    if (typeof input === 'string') return reply(400, input);
+    const decoded = decodeOsmAnd(input);
+    if (!decoded.ok) {
+      deps.stats.decodeErrors++;
+      return reply(400, decoded.error);
+    }
+    const device = /^[0-9]{5,20}$/.test(decoded.identity) ? await findDeviceByImei(deps.db, decoded.identity) : null;
+    if (!device) {
+      deps.stats.unknownIdentities++;
+      if (deps.stats.shouldLogUnknown(decoded.identity)) deps.logger.warn({ identity: decoded.identity.slice(0, 20), protocol: 'osmand' }, 'unknown device refused');
+      return reply(404, 'unknown device');
+    }
+    deps.stats.positionsReceived += decoded.positions.length;
+    await deps.batcher.add(decoded.positions.map((position) => ({ deviceId: device.id, position })));
+    seen(device.id);
+    // The report after a command is the phone's answer to it.
+    const p = decoded.positions[0];
+    if (p) await deliverOldestSent(deps.db, device.id, 'position report', { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() });
+    const commands = await claimQueued(deps.db, device.id);
+    reply(200, commands.map((c) => c.type).join('\n'));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      deps.logger.error({ err }, 'OsmAnd report failed');
+      if (!res.headersSent) res.writeHead(503).end('try again');
+    });
+  });
+  server.requestTimeout = 30_000;
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+  return {
+    port: bound,
+    server,
+    async close() {
+      for (const { timer } of online.values()) clearTimeout(timer);
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

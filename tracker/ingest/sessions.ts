@@ -1,0 +1,64 @@
+// Live device connections of this process, by device id, and the online/offline record they drive.
+import type { Logger } from '../../shared/logger.js';
+import type { Db } from '../storage/db.js';
+
+/** What the command dispatcher needs of a connection. */
+export interface LiveConnection {
+  protocol: string;
+  /** Sends a locate request; false when the protocol has none. */
+  sendLocate(commandSeq: number): boolean;
+  close(): void;
+}
+
+export class DeviceSessions {
+  private readonly live = new Map<string, LiveConnection>();
+  private readonly listeners: ((deviceId: string) => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+  ) {}
+
+  get(deviceId: string): LiveConnection | undefined {
+    return this.live.get(deviceId);
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Called for every device that comes online here (the dispatcher sends its queued commands). */
+  onOnline(listener: (deviceId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** A device identified itself on a connection: an older connection of the same device is closed. */
+  async attach(deviceId: string, protocol: string, conn: LiveConnection): Promise<void> {
+    const previous = this.live.get(deviceId);
+    this.live.set(deviceId, conn);
+    if (previous && previous !== conn) previous.close();
+    await this.record(deviceId, 'online', protocol);
+    for (const l of this.listeners) l(deviceId);
+  }
+
+  async detach(deviceId: string, conn: LiveConnection): Promise<void> {
+    if (this.live.get(deviceId) !== conn) return; // replaced by a newer connection: still online
+    this.live.delete(deviceId);
+    await this.record(deviceId, 'offline', null);
+  }
+
+  private async record(deviceId: string, status: 'online' | 'offline', protocol: string | null): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        const changed = await tx.query(
+          `UPDATE devices SET status = $2, status_since = now(), protocol = coalesce($3, protocol)
+           WHERE id = $1 AND (status <> $2 OR protocol IS DISTINCT FROM coalesce($3, protocol)) RETURNING status`,
+          [deviceId, status, protocol],
+        );
+        if (changed.length > 0) await tx.query('INSERT INTO device_status_changes (device_id, status) VALUES ($1, $2)', [deviceId, status]);
+      });
+    } catch (err) {
+      this.logger.error({ err, deviceId, status }, 'device status not recorded');
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Positions: stored per device, read back in time order for history.
+import type { DecodedPosition } from '../protocols/types.js';
+import type { Queryable } from '../storage/db.js';
+
+export interface PositionRow {
+  lat: number;
+  lng: number;
+  speed: number;
+  heading: number;
+  device_time: Date;
+}
+
+export interface DevicePosition {
+  deviceId: string;
+  position: DecodedPosition;
+}
+
+/**
+ * Stores a batch of positions from any devices in one statement, and moves each device's current
+ * position forward: only valid fixes, only forward in time. A record already stored (same device
+ * and time, as when a device re-sends after a lost ACK) is skipped.
+ */
+export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<void> {
+  if (rows.length === 0) return;
+  const p = rows.map((r) => r.position);
+  await db.query(
+    `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes)
+     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[])
+     ON CONFLICT DO NOTHING`,
+    [
+      rows.map((r) => r.deviceId),
+      p.map((x) => x.deviceTime.toISOString()),
+      p.map((x) => x.valid),
+      p.map((x) => x.lat),
+      p.map((x) => x.lng),
+      p.map((x) => x.speed),
+      p.map((x) => x.heading),
+      p.map((x) => x.altitude ?? null),
+      p.map((x) => x.satellites ?? null),
+      p.map((x) => JSON.stringify(x.attributes)),
+    ],
+  );
+  const latest = new Map<string, DecodedPosition>();
+  for (const r of rows) {
+    const seen = latest.get(r.deviceId);
+    if (r.position.valid && (!seen || seen.deviceTime < r.position.deviceTime)) latest.set(r.deviceId, r.position);
+  }
+  if (latest.size === 0) return;
+  const ids = [...latest.keys()];
+  const last = [...latest.values()];
+  await db.query(
+    `UPDATE devices d SET last_lat = u.lat, last_lng = u.lng, last_speed = u.speed, last_heading = u.heading, last_update = u.t
+     FROM unnest($1::text[], $2::timestamptz[], $3::float8[], $4::float8[], $5::float8[], $6::float8[]) AS u(id, t, lat, lng, speed, heading)
+     WHERE d.id = u.id AND (d.last_update IS NULL OR d.last_update < u.t)`,
+    [ids, last.map((x) => x.deviceTime.toISOString()), last.map((x) => x.lat), last.map((x) => x.lng), last.map((x) => x.speed), last.map((x) => x.heading)],
+  );
+}
+
+/** SQL and parameters for a device's history in [from, to], oldest first, after an optional time. */
+export function historyQuery(deviceId: string, from: Date, to: Date, after: Date | null, limit: number | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [deviceId, from.toISOString(), to.toISOString()];
+  let sql = 'SELECT lat, lng, speed, heading, device_time FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3';
+  if (after) {
+    params.push(after.toISOString());
+    sql += ` AND device_time > $${params.length}`;
+  }
+  sql += ' ORDER BY device_time';
+  if (limit !== null) sql += ` LIMIT ${limit}`;
+  return { sql, params };
+}

@@ -1,0 +1,194 @@
+// H02 decoding. Text messages: *<maker>,<id>,<type>,<fields…>#, with positions in
+//   *HQ,<id>,V1,HHMMSS,A|V,DDMM.MMMM,N|S,DDDMM.MMMM,E|W,<knots>,<course>,DDMMYY,<status>…#
+// Binary messages ('$') carry the same data as packed BCD. The 32-bit status word is
+// active-low: a cleared bit signals the condition.
+import { KNOTS_TO_KMH, utcDate } from '../reader.js';
+import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
+
+/** Types that only report link health or cell data; they carry no GPS fix. */
+const HEARTBEATS = new Set(['XT', 'LINK', 'NBR', 'V3', 'HTBT']);
+
+export function decodeH02(frame: Buffer, _session: ProtocolSession): DecodeResult {
+  if (frame[0] === 0x24) return decodeBinary(frame);
+  if (frame[0] !== 0x2a || frame[frame.length - 1] !== 0x23) return { positions: [] };
+  return decodeText(frame.toString('latin1', 1, frame.length - 1));
+}
+
+function decodeText(body: string): DecodeResult {
+  const f = body.split(',');
+  const id = f[1] ?? '';
+  const type = f[2] ?? '';
+  // Some firmwares leave the id empty and rely on the connection's identity.
+  if (!/^\w*$/.test(id) || !type) return { positions: [] };
+  const result: DecodeResult = { positions: [] };
+  if (id) result.identity = id;
+
+  if (type === 'SMS') {
+    result.commandReply = f.slice(3).join(',');
+    return result;
+  }
+  if (HEARTBEATS.has(type) || (type === 'VP1' && f[3] === 'V')) {
+    result.heartbeat = true;
+    // HTBT devices wait for their heartbeat to be echoed back.
+    if (type === 'HTBT') result.reply = Buffer.from(`*${f[0]},${id},HTBT#`, 'latin1');
+    return result;
+  }
+  if (!type.startsWith('V')) {
+    result.heartbeat = true;
+    return result;
+  }
+
+  // V4 is the answer to a server command: "V4,<command>,<parameters…>" then, on most
+  // models, the position block.
+  // VP1 has no time of day: "VP1,A,<lat>,N,<lng>,E,<speed>,<course>,DDMMYY"; midnight stands in.
+  if (type === 'VP1') f.splice(3, 0, '000000');
+  const blockStart = type === 'V4' ? findPositionBlock(f, 4) : 3;
+  if (type === 'V4') result.commandReply = f.slice(3, blockStart < 0 ? f.length : blockStart).join(',');
+  const position = blockStart < 0 ? null : parsePositionBlock(f, blockStart);
+  if (position) {
+    result.positions.push(position);
+    // V1 reports are confirmed with *HQ,<id>,V4,V1,<yyyyMMddHHmmss>#; the fix time keeps it pure.
+    if (type === 'V1') {
+      const stamp = position.deviceTime.toISOString().replace(/\D/g, '').slice(0, 14);
+      result.reply = Buffer.from(`*${f[0]},${id},V4,V1,${stamp}#`, 'latin1');
+    }
+  } else if (type !== 'V4') {
+    return { positions: [] };
+  }
+  return result;
+}
+
+function findPositionBlock(f: string[], from: number): number {
+  for (let i = from; i + 1 < f.length; i++) {
+    if (/^\d{6}$/.test(f[i]!) && /^[ABV]$/.test(f[i + 1]!)) return i;
+  }
+  return -1;
+}
+
+/** Parses time, validity, coordinates, speed, course, date and status starting at f[i]. */
+function parsePositionBlock(f: string[], i: number): DecodedPosition | null {
+  const time = f[i] ?? '';
+  // A/B/V, empty (invalid), or a digit (coding scheme, sent only with a fix).
+  const validity = f[i + 1] ?? '';
+  const lat = coordinate(f[i + 2], f[i + 3], 'N', 'S', 90);
+  const lng = coordinate(f[i + 4], f[i + 5], 'E', 'W', 180);
+  const speed = Number(f[i + 6]);
+  const course = f[i + 7] ? Number(f[i + 7]) : 0;
+  // Some models put a battery field before the date.
+  let d = i + 8;
+  if (!/^\d{6}$/.test(f[d] ?? '') && /^\d{6}$/.test(f[d + 1] ?? '')) d += 1;
+  const date = f[d] ?? '';
+  if (!/^\d{6}$/.test(time) || !/^\d{6}$/.test(date) || !/^([ABV]|\d*)$/.test(validity)) return null;
+  if (lat === null || lng === null || !Number.isFinite(speed) || !Number.isFinite(course)) return null;
+  const n = (s: string, at: number) => Number(s.slice(at, at + 2));
+  const deviceTime = utcDate(2000 + n(date, 4), n(date, 2), n(date, 0), n(time, 0), n(time, 2), n(time, 4));
+  if (!deviceTime) return null;
+  const attributes: Record<string, unknown> = {};
+  // The status word follows the date, or comes after three SIM fields (IP, phone, ICCID).
+  const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
+  const s = isStatus(f[d + 1]) ? d + 1 : isStatus(f[d + 4]) ? d + 4 : -1;
+  if (s > 0) applyStatus(parseInt(f[s]!, 16), attributes);
+  let altitude: number | undefined;
+  // Extended V1: odometer, temperature, fuel %, altitude, LAC, cell id.
+  const ext = s > 0 ? f.slice(s + 1, s + 7) : [];
+  if (ext.length === 6 && ext.slice(0, 4).every((v) => /^-?\d+(\.\d+)?$/.test(v))) {
+    attributes.odometer = Number(ext[0]);
+    attributes.temp1 = Number(ext[1]);
+    attributes.fuelLevel = Number(ext[2]);
+    altitude = Number(ext[3]);
+  }
+  return {
+    deviceTime,
+    valid: validity === 'A' || /^\d+$/.test(validity),
+    ...(altitude !== undefined ? { altitude } : {}),
+    lat,
+    lng,
+    speed: speed * KNOTS_TO_KMH,
+    heading: course,
+    attributes,
+  };
+}
+
+/** Accepts DDMM.MMMM, DDMMMMMM (implied 4 decimals) and -D-M.MMMM forms. */
+function coordinate(value: string | undefined, hemi: string | undefined, pos: string, neg: string, max: number): number | null {
+  if (!value || (hemi !== pos && hemi !== neg)) return null;
+  let degrees: number;
+  let minutes: number;
+  const dashed = /^-(\d+)-(\d+\.\d+)$/.exec(value);
+  if (dashed) {
+    degrees = Number(dashed[1]);
+    minutes = Number(dashed[2]);
+  } else if (/^\d+\.\d+$/.test(value)) {
+    const dot = value.indexOf('.');
+    degrees = Number(value.slice(0, Math.max(0, dot - 2)) || 0);
+    minutes = Number(value.slice(Math.max(0, dot - 2)));
+  } else if (/^\d{7,}$/.test(value)) {
+    degrees = Number(value.slice(0, -6));
+    minutes = Number(value.slice(-6)) / 10000;
+  } else {
+    return null;
+  }
+  const result = degrees + minutes / 60;
+  if (minutes >= 60 || result > max) return null;
+  return hemi === neg ? -result : result;
+}
+
+/** Status word alarms in the manual's priority order; bits are active-low. */
+export function applyStatus(status: number, a: Record<string, unknown>): void {
+  const cleared = (bit: number) => (status & (2 ** bit)) === 0;
+  if (cleared(0)) a.alarm = 'vibration';
+  else if (cleared(1) || cleared(18)) a.alarm = 'sos';
+  else if (cleared(2)) a.alarm = 'overspeed';
+  else if (cleared(19)) a.alarm = 'powerCut';
+  a.ignition = !cleared(10);
+  a.status = status;
+}
+
+/**
+ * Binary report: '$', id (5 BCD bytes, or 8 holding a 15-digit IMEI in 42-byte messages),
+ * HHMMSS DDMMYY, lat (4 BCD), battery, lng (4.5 BCD) + flags nibble, speed/course (3 BCD), status.
+ */
+function decodeBinary(frame: Buffer): DecodeResult {
+  if (frame.length < 32) return { positions: [] };
+  const idBytes = frame.length === 42 ? 8 : 5;
+  const o = idBytes - 5; // shift of every later field
+  const hex = frame.toString('hex');
+  const digits = (from: number, count: number) => hex.slice(from * 2, from * 2 + count);
+  const identity = digits(1, idBytes === 8 ? 15 : 10);
+  const head = digits(6 + o, 12 + 8);
+  const lngDigits = digits(17 + o, 9);
+  const motion = digits(22 + o, 6);
+  if (!/^\d+$/.test(identity + head + lngDigits + motion)) return { positions: [] };
+  const t = (k: number) => Number(head.slice(k * 2, k * 2 + 2));
+  const deviceTime = utcDate(2000 + t(5), t(4), t(3), t(0), t(1), t(2));
+  let lat = Number(head.slice(12, 14)) + Number(head.slice(14, 20)) / 10000 / 60;
+  let lng = Number(lngDigits.slice(0, 3)) + Number(lngDigits.slice(3)) / 10000 / 60;
+  const flags = frame[21 + o]! & 0x0f;
+  if (!deviceTime || lat > 90 || lng > 180) return { identity, positions: [] };
+  if (!(flags & 0x04)) lat = -lat;
+  if (!(flags & 0x08)) lng = -lng;
+  const attributes: Record<string, unknown> = {};
+  const battery = batteryLevel(frame[16 + o]!);
+  if (battery !== undefined) attributes.batteryLevel = battery;
+  applyStatus(frame.readUInt32BE(25 + o), attributes);
+  const position: DecodedPosition = {
+    deviceTime,
+    valid: (flags & 0x02) !== 0,
+    lat,
+    lng,
+    speed: Number(motion.slice(0, 3)) * KNOTS_TO_KMH,
+    heading: Number(motion.slice(3)),
+    attributes,
+  };
+  return { identity, positions: [position] };
+}
+
+/** The battery byte is a 1..6 level on older models and a percentage on newer ones. */
+function batteryLevel(value: number): number | undefined {
+  if (value === 0) return undefined;
+  if (value <= 3) return (value - 1) * 10;
+  if (value <= 6) return (value - 1) * 20;
+  if (value <= 100) return value;
+  if (value >= 0xf1 && value <= 0xf6) return value - 0xf0;
+  return undefined;
+}

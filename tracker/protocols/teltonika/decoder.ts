@@ -1,0 +1,142 @@
+// Teltonika decoding: the IMEI handshake and AVL packets in Codec 8, 8 Extended and 16
+// (positions) and Codec 12/13 (command responses). AVL packet layout:
+//   00000000 | data length(4) | codec | count | records… | count | CRC-16/IBM(4)
+// The CRC covers codec through the second count. The server acknowledges a packet by
+// sending the record count as a 4-byte integer once the records are stored.
+import { crc16Ibm } from '../crc.js';
+import { Reader, TRUNCATED, Truncated } from '../reader.js';
+import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
+import { applyIo, ioValue } from './io.js';
+
+export const CODEC_8 = 0x08;
+export const CODEC_8E = 0x8e;
+export const CODEC_16 = 0x10;
+export const CODEC_12 = 0x0c;
+export const CODEC_13 = 0x0d;
+
+/** Field widths that differ between the position codecs. */
+interface Layout {
+  eventId: 1 | 2;
+  count: 1 | 2;
+  ioId: 1 | 2;
+  generationType: boolean;
+  variableLength: boolean;
+}
+const LAYOUTS: Record<number, Layout> = {
+  [CODEC_8]: { eventId: 1, count: 1, ioId: 1, generationType: false, variableLength: false },
+  [CODEC_8E]: { eventId: 2, count: 2, ioId: 2, generationType: false, variableLength: true },
+  [CODEC_16]: { eventId: 2, count: 1, ioId: 2, generationType: true, variableLength: false },
+};
+
+const PRIORITY_PANIC = 2;
+const TYPE_RESPONSE = 0x06;
+
+export function decodeTeltonika(frame: Buffer, _session: ProtocolSession): DecodeResult {
+  try {
+    return decodeFrame(frame);
+  } catch (err) {
+    if (err instanceof Truncated) return { positions: [] };
+    throw err;
+  }
+}
+
+function decodeFrame(frame: Buffer): DecodeResult {
+  if (frame.length === 1 && frame[0] === 0xff) return { positions: [], heartbeat: true };
+  if (frame.length >= 2 && frame.readUInt16BE(0) !== 0) return decodeHandshake(frame);
+  if (frame.length < 8 + 3 + 4) return { positions: [] };
+
+  const dataLength = frame.readUInt32BE(4);
+  const dataEnd = 8 + dataLength;
+  if (dataEnd + 4 > frame.length) return { positions: [] };
+  const result: DecodeResult = { positions: [] };
+  if (frame.readUInt32BE(dataEnd) !== crc16Ibm(frame, 8, dataEnd)) result.badChecksum = true;
+
+  const r = new Reader(frame, 8, dataEnd);
+  const codec = r.u8();
+  const count = r.u8();
+  if (codec === CODEC_12 || codec === CODEC_13) {
+    const text = decodeCommandResponse(r, codec);
+    if (text !== null) result.commandReply = text;
+    return result;
+  }
+  const layout = LAYOUTS[codec];
+  if (!layout) return result;
+  for (let i = 0; i < count; i++) result.positions.push(decodeRecord(r, layout));
+  const reply = Buffer.alloc(4);
+  reply.writeUInt32BE(count);
+  result.reply = reply;
+  return result;
+}
+
+/** 2-byte length + IMEI digits. The server replies 01 only after accepting the identity. */
+function decodeHandshake(frame: Buffer): DecodeResult {
+  const length = frame.readUInt16BE(0);
+  const imei = frame.subarray(2, 2 + length).toString('latin1');
+  if (frame.length !== 2 + length || !/^\d+$/.test(imei)) return { positions: [] };
+  return { identity: imei, positions: [], reply: Buffer.from([0x01]) };
+}
+
+function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
+  const time = new Date(Number(r.u64()));
+  if (Number.isNaN(time.getTime())) throw TRUNCATED; // not a real record: drop the packet
+  const priority = r.u8();
+  const lng = r.i32() / 1e7;
+  const lat = r.i32() / 1e7;
+  const altitude = r.i16();
+  const heading = r.u16();
+  const satellites = r.u8();
+  const speed = r.u16();
+  const attributes: Record<string, unknown> = { priority };
+  const event = layout.eventId === 1 ? r.u8() : r.u16();
+  if (event) attributes.event = event;
+  if (layout.generationType) attributes.generationType = r.u8();
+
+  const readCount = () => (layout.count === 1 ? r.u8() : r.u16());
+  const readId = () => (layout.ioId === 1 ? r.u8() : r.u16());
+  const io: Record<string, number | string> = {};
+  readCount(); // total IO count, implied by the groups below
+  for (const width of [1, 2, 4, 8]) {
+    const n = readCount();
+    for (let k = 0; k < n; k++) {
+      const id = readId();
+      const raw = r.bytes(width);
+      io[id] = ioValue(raw);
+      applyIo(id, raw, attributes);
+    }
+  }
+  if (layout.variableLength) {
+    const n = r.u16();
+    for (let k = 0; k < n; k++) {
+      const id = r.u16();
+      const raw = r.bytes(r.u16());
+      io[id] = raw.toString('hex'); // opaque payloads (BLE, CAN frames…) stay as bytes
+      applyIo(id, raw, attributes);
+    }
+  }
+  attributes.io = io;
+  if (priority === PRIORITY_PANIC) attributes.alarm = 'sos';
+  return {
+    deviceTime: time,
+    // A record without satellites reuses the last known coordinates.
+    valid: satellites > 0,
+    lat,
+    lng,
+    speed,
+    heading,
+    altitude,
+    satellites,
+    attributes,
+  };
+}
+
+/** Codec 12/13 response text; commands the device sends us (type 0x05) are ignored. */
+function decodeCommandResponse(r: Reader, codec: number): string | null {
+  const type = r.u8();
+  let size = r.u32();
+  if (codec === CODEC_13) {
+    r.skip(4); // timestamp, seconds
+    size -= 4;
+  }
+  const text = r.bytes(size).toString('latin1');
+  return type === TYPE_RESPONSE ? text.replace(/\r?\n$/, '') : null;
+}

@@ -1,0 +1,79 @@
+// Mapping of FMB-family IO element ids to named attributes. Units follow the product
+// conventions (volts, litres, metres); the raw values are kept in attributes.io as well.
+
+type Mapper = (value: number, attributes: Record<string, unknown>, raw: Buffer) => void;
+
+const set =
+  (name: string, scale = 1): Mapper =>
+  (value, a) => {
+    a[name] = scale === 1 ? value : Math.round(value * scale * 1000) / 1000;
+  };
+/** Temperatures are signed 32-bit values in 0.1 °C. */
+const temperature =
+  (name: string): Mapper =>
+  (_value, a, raw) => {
+    if (raw.length === 4) a[name] = raw.readInt32BE(0) / 10;
+  };
+const flag =
+  (name: string): Mapper =>
+  (value, a) => {
+    a[name] = value === 1;
+  };
+const alarmWhen =
+  (alarm: string, predicate: (v: number) => boolean = (v) => v > 0): Mapper =>
+  (value, a) => {
+    if (predicate(value)) a.alarm = alarm;
+  };
+
+const FMB: Record<number, Mapper> = {
+  1: flag('in1'),
+  2: flag('in2'),
+  9: set('adc1', 0.001), // analog input 1, mV
+  16: set('odometer'), // total odometer, m
+  21: set('rssi'),
+  24: set('gnssSpeed'),
+  66: set('power', 0.001), // external voltage, mV
+  67: set('battery', 0.001), // internal battery voltage, mV
+  69: set('gnssStatus'),
+  72: temperature('temp1'),
+  73: temperature('temp2'),
+  74: temperature('temp3'),
+  75: temperature('temp4'),
+  84: set('fuel', 0.1), // CAN fuel level, 0.1 L
+  89: set('fuelLevel'), // CAN fuel level, %
+  113: set('batteryLevel'),
+  179: flag('out1'),
+  180: flag('out2'),
+  181: set('pdop', 0.1),
+  182: set('hdop', 0.1),
+  199: set('tripOdometer'),
+  200: set('sleepMode'),
+  201: set('fuel1'), // LLS 1 fuel level
+  203: set('fuel2'), // LLS 2 fuel level
+  239: flag('ignition'),
+  240: flag('motion'),
+  246: alarmWhen('tow'),
+  247: alarmWhen('accident'),
+  249: alarmWhen('jamming'),
+  252: alarmWhen('powerCut'), // unplug: external power disconnected
+  255: alarmWhen('overspeed'),
+};
+
+/** Raw IO value: an integer when it fits exactly, otherwise the bytes as hex. */
+export function ioValue(raw: Buffer): number | string {
+  if (raw.length === 0 || raw.length > 8) return raw.toString('hex');
+  if (raw.length <= 6) return raw.readUIntBE(0, raw.length);
+  const big = raw.length === 8 ? raw.readBigUInt64BE(0) : BigInt('0x' + raw.toString('hex'));
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : raw.toString('hex');
+}
+
+/** Applies known IO elements to attributes; 78 (iButton) becomes the driver id. */
+export function applyIo(id: number, raw: Buffer, attributes: Record<string, unknown>): void {
+  if (id === 78) {
+    if (raw.some((b) => b !== 0)) attributes.driverUniqueId = raw.toString('hex');
+    return;
+  }
+  const mapper = FMB[id];
+  const value = ioValue(raw);
+  if (mapper && typeof value === 'number') mapper(value, attributes, raw);
+}

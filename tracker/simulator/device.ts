@@ -1,0 +1,104 @@
+// One simulated device speaking its real protocol to a device port: it logs in, reports its
+// position every interval, answers locate commands, and can play scripted SOS, speeding and fuel
+// drops.
+import { connect, type Socket } from 'node:net';
+import type { DeviceAlarm, DeviceState } from './frames/fix.js';
+import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
+import { h02Alarm, h02Position } from './frames/h02.js';
+import { osmandQueryString } from './frames/osmand.js';
+import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
+import { advance, toFix, type RouteState } from './route.js';
+
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand';
+export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
+
+export interface SimTarget {
+  host: string;
+  devicePort: number;
+  osmandPort: number;
+}
+
+export class SimulatedDevice {
+  private socket: Socket | null = null;
+  private serial = 1;
+  private fuel = 60;
+  private route: RouteState;
+  private scenario: Scenario | null = null;
+  private scenarioTicks = 0;
+  reports = 0;
+  acks = 0;
+
+  constructor(
+    readonly protocol: SimProtocol,
+    readonly imei: string,
+    start: RouteState,
+    private readonly target: SimTarget,
+  ) {
+    this.route = start;
+  }
+
+  /** Plays a scenario over the next reports (speeding for a while, a fuel drop, one SOS). */
+  play(scenario: Scenario): void {
+    this.scenario = scenario;
+    this.scenarioTicks = scenario === 'speeding' ? 6 : scenario === 'fuel-drop' ? 3 : 1;
+  }
+
+  async connect(): Promise<void> {
+    if (this.protocol === 'osmand') return;
+    const socket = connect(this.target.devicePort, this.target.host);
+    this.socket = socket;
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    socket.on('error', () => undefined);
+    socket.on('data', (data) => this.onData(data));
+    if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
+    if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
+  }
+
+  close(): void {
+    this.socket?.destroy();
+  }
+
+  /** Moves by `seconds` and sends one report. */
+  async tick(seconds: number): Promise<void> {
+    this.route = advance(this.route, seconds);
+    const state: DeviceState = { ignition: this.route.speed > 0, fuelLevel: this.fuel, power: 12.6 };
+    let alarm: DeviceAlarm | undefined;
+    if (this.scenario && this.scenarioTicks-- > 0) {
+      if (this.scenario === 'speeding') this.route = { ...this.route, speed: 130 };
+      if (this.scenario === 'fuel-drop') this.fuel = Math.max(0, this.fuel - 8);
+      if (this.scenario === 'sos') alarm = 'sos';
+      state.fuelLevel = this.fuel;
+    } else this.scenario = null;
+    const fix = toFix(this.route);
+    this.reports++;
+    switch (this.protocol) {
+      case 'gt06':
+        this.socket?.write(alarm ? gt06Alarm(fix, alarm, state, this.serial++) : gt06Position(fix, state, this.serial++));
+        break;
+      case 'teltonika':
+        this.socket?.write(teltonikaAvl([teltonikaRecord(fix, { ...state, alarm })], 0x8e));
+        break;
+      case 'h02':
+        this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
+        break;
+      case 'osmand': {
+        const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });
+        const body = await res.text();
+        if (res.ok) this.acks++;
+        if (body.includes('locate')) await this.tick(0); // a phone answers locate with a report now
+        break;
+      }
+    }
+  }
+
+  private onData(data: Buffer): void {
+    this.acks++;
+    const fix = toFix(this.route);
+    if (this.protocol === 'gt06' && data[0] === 0x78 && data[3] === 0x80) {
+      this.socket?.write(gt06CommandReply(gt06WhereReply(fix), data.readUInt32BE(5), this.serial++));
+    }
+    if (this.protocol === 'teltonika' && data.length > 8 && data[8] === 0x0c && data.includes('getgps')) {
+      this.socket?.write(teltonikaCommandResponse(teltonikaGetGpsReply(fix)));
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// A fleet of simulated devices reporting on an interval until stopped.
+import { SimulatedDevice, type Scenario, type SimProtocol, type SimTarget } from './device.js';
+import { startPoint } from './route.js';
+
+export interface FleetOptions {
+  devices: { protocol: SimProtocol; imei: string }[];
+  intervalSeconds: number;
+  target: SimTarget;
+  scenario?: Scenario | undefined;
+  onError?: (err: unknown) => void;
+}
+
+export interface Fleet {
+  devices: SimulatedDevice[];
+  stop(): void;
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const devices = options.devices.map((d, i) => new SimulatedDevice(d.protocol, d.imei, startPoint(i), options.target));
+  const onError = options.onError ?? (() => undefined);
+  await Promise.all(devices.map((d) => d.connect().catch(onError)));
+  if (options.scenario) for (const d of devices) d.play(options.scenario);
+  // Spread the devices over the interval so the tracker sees a steady stream, not bursts.
+  const timers = devices.map((d, i) =>
+    setTimeout(() => {
+      void d.tick(0).catch(onError);
+      timers[i] = setInterval(() => void d.tick(options.intervalSeconds).catch(onError), options.intervalSeconds * 1000);
+    }, (i / devices.length) * options.intervalSeconds * 1000),
+  );
+  return {
+    devices,
+    stop() {
+      for (const t of timers) clearTimeout(t);
+      for (const d of devices) d.close();
+    },
+  };
+}
