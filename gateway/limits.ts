@@ -49,10 +49,30 @@ const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   inbound: byRouteKey,
 };
 
+type Info = { remaining: number; resetTime?: Date };
+const infoOf = (req: Request) => (req as Request & { rateLimit?: Info }).rateLimit;
+
 // Whole seconds, at least 1: a client told "0" would retry at once into the same window.
-function retryAfter(req: Request): number {
-  const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-  return Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
+function retryAfter(info: Info | undefined): string {
+  const reset = info?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
+  return String(Math.max(1, Math.ceil((reset - Date.now()) / 1000)));
+}
+
+/**
+ * The limit headers, written here rather than by express-rate-limit: the policy text is built once
+ * per bucket, and the per-request hash (the optional partition key) and extra Date header are skipped.
+ */
+function headerWriter(name: LimitName, limit: number) {
+  const limitText = String(limit);
+  const policy = `"${name}"; q=${limit}; w=${WINDOW_MS / 1000}`;
+  return function writeLimitHeaders(res: Response, info: Info) {
+    const resetAt = info.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
+    res.setHeader('X-RateLimit-Limit', limitText);
+    res.setHeader('X-RateLimit-Remaining', String(info.remaining));
+    res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetAt / 1000)));
+    res.setHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${Math.max(0, Math.ceil((resetAt - Date.now()) / 1000))}`);
+    res.setHeader('RateLimit-Policy', policy);
+  };
 }
 
 export function rateLimits(opts: RateLimitOptions): RateLimits {
@@ -76,32 +96,35 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   }
 
   const limiters = Object.fromEntries(
-    (Object.keys(KEYS) as LimitName[]).map((name) => [
-      name,
-      rateLimit({
+    (Object.keys(KEYS) as LimitName[]).map((name) => {
+      const handler = rateLimit({
         windowMs: WINDOW_MS,
         limit: opts.perMinute[name],
         store: store(name),
         keyGenerator: KEYS[name],
-        identifier: name,
-        legacyHeaders: true,
-        standardHeaders: 'draft-8',
-        retryAfter,
+        legacyHeaders: false,
+        standardHeaders: false,
+        // One limiter per request by construction (the route picks it): the per-request
+        // double-count bookkeeping would only cost allocations.
+        validate: { singleCount: false },
         logger: opts.logger,
         handler: (req, _res, next) => {
-          const seconds = String(retryAfter(req));
+          const seconds = retryAfter(infoOf(req));
           next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
         },
-      }),
-    ]),
-  ) as Record<LimitName, RateLimitRequestHandler>;
+      });
+      return [name, { handler, writeHeaders: headerWriter(name, opts.perMinute[name]) }];
+    }),
+  ) as Record<LimitName, { handler: RateLimitRequestHandler; writeHeaders: ReturnType<typeof headerWriter> }>;
 
   function middleware(req: Request, res: Response, next: (err?: unknown) => void) {
     const route = matchOf(res).route;
     const limiter = limiters[route.scope && !callerOf(res) ? 'anonymous' : route.bucket];
-    void limiter(req, res, (err?: unknown) => {
-      if (!(err instanceof StoreFailure)) return next(err);
-      next(opts.onStoreError === 'open' ? undefined : UNAVAILABLE);
+    void limiter.handler(req, res, (err?: unknown) => {
+      if (err instanceof StoreFailure) return next(opts.onStoreError === 'open' ? undefined : UNAVAILABLE);
+      const info = infoOf(req);
+      if (info) limiter.writeHeaders(res, info);
+      next(err);
     });
   }
 

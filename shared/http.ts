@@ -21,6 +21,9 @@ export function requestLogging(logger: Logger): RequestHandler {
       res.setHeader('X-Request-Id', id);
       return id;
     },
+    // The serializers read the raw request and response: the default wrapping first copies every
+    // header into a new object per request, only for these three fields to be picked out of it.
+    wrapSerializers: false,
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: maskUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
