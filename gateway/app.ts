@@ -1,7 +1,7 @@
 // The gateway app: route table → authentication → rate limits → scope → body cap → proxy, with
 // every error answered as JSON from the shared catalogue.
 import type { KeyObject } from 'node:crypto';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config.js';
 import { errorHandler, noStore, requestLogging } from '../shared/http.js';
@@ -30,6 +30,27 @@ export interface Gateway {
   redis?: Redis;
   limits: RateLimits;
   close(): Promise<void>;
+}
+
+/**
+ * Runs handlers in order, as a router would, without a router's per-layer bookkeeping: the
+ * gateway's own chain has no paths to match, only steps.
+ */
+function series(...handlers: RequestHandler[]): RequestHandler {
+  return function series(req, res, next) {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      const handler = handlers[i++];
+      if (err !== undefined || !handler) return next(err);
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.catch(step);
+      } catch (thrown) {
+        step(thrown);
+      }
+    };
+    step();
+  };
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {
@@ -69,23 +90,27 @@ export function createGateway(opts: GatewayOptions): Gateway {
     res.set('Cache-Control', 'no-store').json({ status: 'ok', rateLimitStore: { kind: redis ? 'redis' : 'memory', down, failures } });
   });
   app.use(requestLogging(logger));
-  app.use(noStore);
-  app.use(dispatch(routeTable(opts.routes ?? ROUTES)));
 
   // Token routes: who is calling decides the bucket (token, or address for a failed attempt),
   // so limits run between finding the caller and refusing it.
-  const tokenChecks = express.Router().use(
+  const tokenChecks = series(
     authenticate({ publicKey: opts.publicKey, isActive, cacheSize: config.TOKEN_CACHE_SIZE }),
     limits.middleware,
     requireCaller(),
     requireScope(),
   );
-  app.use(function checks(req, res, next) {
-    if (matchOf(res).route.scope) return tokenChecks(req, res, next);
-    limits.middleware(req, res, next);
-  });
-  app.use(bodyLimit());
-  app.use(forward({ target: config.TRACKER_URL, gatewaySecret: opts.gatewaySecret, agent, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }));
+  app.use(
+    series(
+      noStore,
+      dispatch(routeTable(opts.routes ?? ROUTES)),
+      function checks(req, res, next) {
+        if (matchOf(res).route.scope) return tokenChecks(req, res, next);
+        limits.middleware(req, res, next);
+      },
+      bodyLimit(),
+      forward({ target: config.TRACKER_URL, gatewaySecret: opts.gatewaySecret, agent, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
+    ),
+  );
   app.use(errorHandler());
 
   return {
