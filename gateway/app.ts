@@ -8,11 +8,10 @@ import { errorHandler, noStore, requestLogging } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { authenticate, requireCaller } from './auth.js';
 import { bodyLimit } from './body-limit.js';
-import { dispatch, matchOf } from './dispatch.js';
 import { rateLimits, type RateLimits } from './limits.js';
 import { forward, upstreamAgent } from './proxy.js';
 import { connectRedis } from './redis.js';
-import { ROUTES, routeTable, type RouteSpec } from './routes.js';
+import { dispatch, matchOf, ROUTES, routeTable, type RouteSpec } from './routes.js';
 import { requireScope } from './scopes.js';
 import { tokenStatus } from './token-status.js';
 

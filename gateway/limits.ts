@@ -8,9 +8,8 @@ import type { Redis } from 'ioredis';
 import { ApiError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { callerOf } from './auth.js';
-import { matchOf } from './dispatch.js';
 import { scriptSafeCommand } from './redis.js';
-import type { Bucket } from './routes.js';
+import { matchOf, type Bucket } from './routes.js';
 import { GuardedStore, StoreFailure, StoreHealth } from './store-health.js';
 
 /** `anonymous`: token routes called without a valid token, counted per address. */

@@ -1,5 +1,8 @@
 // The one route table of the public API: what the gateway forwards, the scope each route needs and
-// the rate-limit bucket it counts against. Adding an endpoint is one line here.
+// the rate-limit bucket it counts against. Adding an endpoint is one line here. Every request is
+// matched against it first: an unknown path is a 404, a known path with another method a 405.
+import type { RequestHandler, Response } from 'express';
+import { ApiError } from '../shared/errors.js';
 import type { Scope } from '../shared/scopes.js';
 
 /**
@@ -91,4 +94,32 @@ export function routeTable(routes: readonly RouteSpec[] = ROUTES): (method: stri
     }
     return allow ? { kind: 'wrong_method', allow } : { kind: 'none' };
   };
+}
+
+interface DispatchLocals {
+  match?: RouteMatch;
+}
+
+const NOT_FOUND = new ApiError('not_found', 'no such endpoint');
+
+/** Matches the request to a route before anything else runs; the match is kept in res.locals. */
+export function dispatch(lookup: (method: string, path: string) => Lookup): RequestHandler {
+  if (typeof lookup !== 'function') throw new Error('dispatch: lookup is required');
+  return function dispatch(req, res, next) {
+    const found = lookup(req.method, req.path);
+    if (found.kind === 'match') {
+      (res.locals as DispatchLocals).match = found.match;
+      return next();
+    }
+    if (found.kind === 'none') return next(NOT_FOUND);
+    const allow = found.allow.join(', ');
+    next(new ApiError('method_not_allowed', `use ${allow} on this endpoint`, { Allow: allow }));
+  };
+}
+
+/** The route this request matched; dispatch runs first, so later middleware can rely on it. */
+export function matchOf(res: Response): RouteMatch {
+  const match = (res.locals as DispatchLocals).match;
+  if (!match) throw new Error('matchOf: dispatch did not run');
+  return match;
 }

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { ApiError } from '../shared/errors.js';
 import { SCOPES, type Scope } from '../shared/scopes.js';
 import { callerOf } from './auth.js';
-import { matchOf } from './dispatch.js';
+import { matchOf } from './routes.js';
 
 function insufficient(scope: Scope): ApiError {
   return new ApiError('forbidden', `the token lacks the "${scope}" scope`, {
