@@ -19,6 +19,8 @@ export interface StandInTracker {
   gatewaySecret: string;
   /** Requests that reached a public route or the inbound endpoint (not token checks). */
   hits: number;
+  /** Every answer carries the caller the gateway stated, as `caller`. */
+  readonly echoesCaller: true;
   /** The last request's headers as received, for header assertions. */
   lastHeaders: Record<string, string | string[] | undefined>;
   /** Mints a token and registers it as active; returns it with its id. */
@@ -130,6 +132,7 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     gatewaySecret,
     hits: 0,
+    echoesCaller: true,
     lastHeaders: {},
     mint(accountId, scopes) {
       const tokenId = newId('tok');

@@ -14,6 +14,8 @@ import { publicKeyFrom, signToken } from '../../shared/tokens.js';
 import { runCommand } from '../../tracker/admin/commands.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 
+// Device listeners are not under test here; ephemeral ports keep parallel runs apart.
+const NO_DEVICE_PORTS = { DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
 let dataDir: string;
 let tracker: RunningTracker;
 let gateway: Gateway;
@@ -22,7 +24,7 @@ let accountId: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'gateway-link-'));
-  const config = parseConfig({ DATA_DIR: dataDir, DEMO: 'false', TRACKER_HTTP_PORT: '0', LOG_LEVEL: 'silent' });
+  const config = parseConfig({ DATA_DIR: dataDir, DEMO: 'false', TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, LOG_LEVEL: 'silent' });
   tracker = await startTracker(config, createLogger('tracker', 'silent'));
   base = `http://127.0.0.1:${tracker.httpPort}`;
   const keys = ensureEmbeddedKeys(dataDir);
