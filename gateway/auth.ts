@@ -52,7 +52,13 @@ export function authenticate(opts: AuthOptions): RequestHandler {
     return claims;
   }
 
-  return async function authenticate(req, res, next) {
+  function settle(locals: AuthLocals, claims: TokenClaims, active: boolean, next: (err?: unknown) => void) {
+    if (active) locals.caller = claims;
+    else locals.authFailure = INACTIVE;
+    next();
+  }
+
+  return function authenticate(req, res, next) {
     const locals = res.locals as AuthLocals;
     const header = req.headers.authorization;
     if (!header) {
@@ -65,12 +71,9 @@ export function authenticate(opts: AuthOptions): RequestHandler {
       locals.authFailure = token ? INVALID : MALFORMED;
       return next();
     }
-    if (!(await opts.isActive(claims.tokenId, claims.accountId))) {
-      locals.authFailure = INACTIVE;
-      return next();
-    }
-    locals.caller = claims;
-    next();
+    const active = opts.isActive(claims.tokenId, claims.accountId);
+    if (typeof active === 'boolean') return settle(locals, claims, active, next);
+    active.then((a) => settle(locals, claims, a, next), next);
   };
 }
 

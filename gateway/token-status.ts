@@ -20,8 +20,11 @@ interface Entry {
   pending: Promise<boolean> | null;
 }
 
-/** The tracker said the token is unknown, revoked or belongs to another account. */
-export type TokenStatus = (tokenId: string, accountId: string) => Promise<boolean>;
+/**
+ * Whether the tracker knows the token as active for that account. Answered synchronously while the
+ * cached answer is fresh (the common case costs no promise), else once the tracker has replied.
+ */
+export type TokenStatus = (tokenId: string, accountId: string) => boolean | Promise<boolean>;
 
 export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
   if (!(opts.cacheMs >= 0 && opts.cacheMs <= 1000)) throw new Error('tokenStatus: cacheMs must be within 0..1000');
@@ -92,7 +95,7 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
     const age = entry ? Date.now() - entry.at : Infinity;
     if (age < opts.cacheMs) {
       if (age >= refreshAfter && !entry!.pending) refresh(tokenId, accountId, entry).catch(() => undefined);
-      return Promise.resolve(entry!.active);
+      return entry!.active;
     }
     return refresh(tokenId, accountId, entry);
   };
