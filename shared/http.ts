@@ -27,6 +27,9 @@ declare module 'http' {
  * it; a child per request, as pino-http makes two, costs more than the request line itself.
  */
 export function requestLogging(logger: Logger): RequestHandler {
+  // The request line is built from fixed fields only (the URL with its secrets masked), so it skips
+  // the redaction pass, whose wildcard paths would double the cost of every line.
+  const lines = logger.child({}, { redact: { paths: [] } });
   return function requestLogging(req, res, next) {
     const id = requestIdFor(req.headers['x-request-id']);
     const started = Date.now();
@@ -37,9 +40,9 @@ export function requestLogging(logger: Logger): RequestHandler {
     Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ reqId: id })) });
     res.once('close', () => {
       const line = { reqId: id, req: { id, method, url: maskUrl(url) }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
-      if (!res.writableFinished) logger.warn(line, 'request aborted');
-      else if (res.statusCode >= 500) logger.error(line, 'request errored');
-      else logger.info(line, 'request completed');
+      if (!res.writableFinished) lines.warn(line, 'request aborted');
+      else if (res.statusCode >= 500) lines.error(line, 'request errored');
+      else lines.info(line, 'request completed');
     });
     next();
   };
