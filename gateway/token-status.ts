@@ -75,8 +75,7 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
     const pending = ask(tokenId, accountId).then(
       (active) => {
         entries.delete(tokenId); // re-insert: the map's order is the eviction order
-        entries.set(tokenId, { active, at: Date.now(), pending: null });
-        if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value!);
+        remember(tokenId, { active, at: Date.now(), pending: null });
         return active;
       },
       (err: unknown) => {
@@ -86,8 +85,13 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
       },
     );
     if (entry) entry.pending = pending;
-    else entries.set(tokenId, { active: false, at: 0, pending });
+    else remember(tokenId, { active: false, at: 0, pending });
     return pending;
+  }
+
+  function remember(tokenId: string, entry: Entry): void {
+    entries.set(tokenId, entry);
+    if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value!);
   }
 
   return function isActive(tokenId, accountId) {
