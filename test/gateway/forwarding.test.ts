@@ -149,6 +149,16 @@ describe('unknown paths and methods', () => {
     }
   });
 
+  it("answers its own errors with no-store, a request id and no X-Powered-By", async () => {
+    for (const res of [await request(gateway.app).get('/nope'), await request(gateway.app).get(`${v1}/devices`), await request(gateway.app).put(`${v1}/alerts`)]) {
+      expect([404, 401, 405]).toContain(res.status);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-request-id']).toBeDefined();
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+    }
+  });
+
   it('refuses dot segments as ids', async () => {
     const res = await request(gateway.app).get(`${v1}/devices/..`).set(auth());
     expect(res.status).toBe(404);
