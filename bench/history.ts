@@ -2,6 +2,7 @@
 // on the machine's PostgreSQL; the full-range history through the real gateway and tracker, against
 // psql's COPY of the same rows as the physical limit. Also the devices list of a 10,000-device account.
 import { spawn } from 'node:child_process';
+import { INTERNAL_HEADERS } from '../shared/internal.js';
 import { runCommand } from '../tracker/admin/commands.js';
 import { openDb } from '../tracker/storage/db.js';
 import { migrate } from '../tracker/storage/migrate.js';
@@ -27,6 +28,24 @@ async function copyRate(url: string, deviceId: string, from: string, to: string)
   });
   await new Promise((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve(null) : reject(new Error(`psql exited ${code}`)))));
   return { rows, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+/** Reads a streamed history response, counting positions (one closing brace each, plus the envelope's). */
+async function readAll(url: string, headers: Record<string, string>): Promise<{ rows: number; bytes: number; seconds: number; firstByteMs: number }> {
+  const started = process.hrtime.bigint();
+  const res = await fetch(url, { headers });
+  const reader = res.body!.getReader();
+  let firstByteMs = 0;
+  let braces = 0;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (firstByteMs === 0) firstByteMs = Number(process.hrtime.bigint() - started) / 1e6;
+    bytes += value.length;
+    for (const b of value) if (b === 0x7d) braces++;
+  }
+  return { rows: braces - 1, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9, firstByteMs };
 }
 
 export async function run(): Promise<void> {
@@ -61,35 +80,25 @@ export async function run(): Promise<void> {
     const gateway = await startService('gateway/main.ts', { ...settings, GATEWAY_PORT: '0', TRACKER_URL: `http://127.0.0.1:${tracker.port}`, REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_READ_PER_MINUTE: '1000000000', RATE_LIMIT_PREFIX: `bench:${Date.now()}:` });
     const token = ((await runCommand(ctx, 'tokens create', { account, scopes: 'read' })) as { token: string }).token;
     const fleetToken = ((await runCommand(ctx, 'tokens create', { account: fleet, scopes: 'read' })) as { token: string }).token;
-    const base = `http://127.0.0.1:${gateway.port}/api/public/v1`;
 
-    // Full-range history through the gateway.
+    // Full-range history through the gateway, then straight from the tracker (to see the proxy's share).
+    const historyPath = `/api/public/v1/devices/${device}/positions?from=${from.toISOString()}&to=${to.toISOString()}`;
     const rssBefore = rssMb(tracker.pid);
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(tracker.pid))), 20);
-    const started = process.hrtime.bigint();
-    const res = await fetch(`${base}/devices/${device}/positions?from=${from.toISOString()}&to=${to.toISOString()}`, { headers: { authorization: `Bearer ${token}` } });
-    const reader = res.body!.getReader();
-    let firstByteMs = 0;
-    let rows = 0;
-    let bytes = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (firstByteMs === 0) firstByteMs = Number(process.hrtime.bigint() - started) / 1e6;
-      bytes += value.length;
-      for (const b of value) if (b === 0x7d) rows++; // one closing brace per position, plus the envelope's
-    }
-    rows -= 1;
-    const apiSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const viaGateway = await readAll(`http://127.0.0.1:${gateway.port}${historyPath}`, { authorization: `Bearer ${token}` });
     clearInterval(sampler);
+    const direct = await readAll(`http://127.0.0.1:${tracker.port}${historyPath}`, {
+      [INTERNAL_HEADERS.secret]: keys.env.GATEWAY_SECRET!, [INTERNAL_HEADERS.accountId]: account, [INTERNAL_HEADERS.tokenId]: 'tok_bench', [INTERNAL_HEADERS.scopes]: 'read',
+    });
+    const { rows, bytes, seconds: apiSeconds, firstByteMs } = viaGateway;
     const copy = await copyRate(t.url!, device, from.toISOString(), to.toISOString());
 
     // Devices list of a 10,000-device account.
     const latencies: number[] = [];
     for (let i = 0; i < 220; i++) {
       const s = process.hrtime.bigint();
-      const r = await fetch(`${base}/devices`, { headers: { authorization: `Bearer ${fleetToken}` } });
+      const r = await fetch(`http://127.0.0.1:${gateway.port}/api/public/v1/devices`, { headers: { authorization: `Bearer ${fleetToken}` } });
       const body = (await r.json()) as { data: unknown[] };
       if (body.data.length !== FLEET) throw new Error(`devices list returned ${body.data.length}`);
       if (i >= 20) latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
@@ -101,13 +110,13 @@ export async function run(): Promise<void> {
     const lines = [
       `history: ${fmt(rows, 0)} rows (${fmt(bytes / 1e6)} MB) in ${fmt(apiSeconds, 2)} s through the gateway`,
       `  time to first byte ${fmt(firstByteMs)} ms (target < 200)`,
-      `  API ${fmt(apiRate, 0)} rows/s; COPY via psql ${fmt(copyRows, 0)} rows/s (${fmt(copy.rows, 0)} rows in ${fmt(copy.seconds, 2)} s)`,
+      `  API ${fmt(apiRate, 0)} rows/s (straight from the tracker: ${fmt(direct.rows / direct.seconds, 0)} rows/s); COPY via psql ${fmt(copyRows, 0)} rows/s (${fmt(copy.rows, 0)} rows in ${fmt(copy.seconds, 2)} s)`,
       `  ratio API/COPY ${fmt(apiRate / copyRows, 2)} (target >= 0.5)`,
       `  tracker memory ${fmt(rssBefore)} MB before, ${fmt(rssPeak)} MB peak: growth ${fmt(rssPeak - rssBefore)} MB (target < 100)`,
       `devices list, ${fmt(FLEET, 0)} devices, 200 sequential requests: p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms (target p99 < 50)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    if (rows !== ROWS || copy.rows !== ROWS) throw new Error(`expected ${ROWS} rows, API gave ${rows}, COPY ${copy.rows}`);
+    if (rows !== ROWS || direct.rows !== ROWS || copy.rows !== ROWS) throw new Error(`expected ${ROWS} rows, API gave ${rows}, COPY ${copy.rows}`);
   } finally {
     await stopAllServices();
     await db.close();
