@@ -21,7 +21,7 @@ const positions = async (device: string) =>
   (await api(`/api/public/v1/devices/${ids[device]}/positions?from=2026-11-21T00:00:00Z&to=2026-11-21T23:59:59Z`)).body.data as { lat: number; lng: number; speed: number; timestamp: string }[];
 
 beforeAll(async () => {
-  f = await startTrackerFixture('postgres', { COMMAND_TTL_SECONDS: '2', DEVICE_TIMEOUT_SECONDS: '60' });
+  f = await startTrackerFixture('postgres', { COMMAND_TTL_SECONDS: '2', DEVICE_TIMEOUT_SECONDS: '60', LOGIN_TIMEOUT_SECONDS: '1' });
   account = await f.account('Fleet');
   for (const [name, imei] of Object.entries({ gt06: '359633100000301', teltonika: '359633100000302', h02: '4210051415', osmand: '359633100000304', late: '359633100000305', expire: '359633100000306' })) {
     ids[name] = await f.device(account, imei, name);
@@ -130,6 +130,36 @@ describe('hostile input', () => {
     expect((await positions('gt06')).some((p) => p.timestamp === '2026-11-21T08:00:59.000Z')).toBe(true);
     expect(await garbage.waitClosed()).toBe(true);
     for (const c of [oversize, silent, d]) c.close();
+  });
+});
+
+describe('timeouts and checksums', () => {
+  test('a connection that never identifies itself is closed after the login timeout', async () => {
+    const silent = await DeviceClient.open(port);
+    const opened = Date.now();
+    expect(await silent.waitClosed(3000)).toBe(true);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(900);
+  });
+
+  test('a wrong checksum is counted and accepted, and refused with CRC_STRICT', async () => {
+    const d = await DeviceClient.open(port);
+    d.send(gt06Login('359633100000301', 30));
+    await d.read(10);
+    const corrupt = (frame: Buffer) => (frame[frame.length - 3]! ^= 0xff, frame);
+    d.send(corrupt(gt06Position(fix(45), {}, 31)));
+    await d.read(10);
+    expect((await positions('gt06')).some((p) => p.timestamp === '2026-11-21T08:00:45.000Z')).toBe(true);
+    expect(f.tracker.ingest.deps.stats.badChecksums.get(ids.gt06!)).toBe(1);
+    f.tracker.ingest.deps.crcStrict = true;
+    try {
+      d.send(corrupt(gt06Position(fix(46), {}, 32)));
+      await expect(d.read(10, 500)).rejects.toThrow(/timed out/);
+      expect((await positions('gt06')).some((p) => p.timestamp === '2026-11-21T08:00:46.000Z')).toBe(false);
+      expect(f.tracker.ingest.deps.stats.badChecksums.get(ids.gt06!)).toBe(2);
+    } finally {
+      f.tracker.ingest.deps.crcStrict = false;
+      d.close();
+    }
   });
 });
 

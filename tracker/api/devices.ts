@@ -2,8 +2,8 @@
 import { Router } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import { findDevice, listDevices, type Device } from '../devices/repository.js';
-import { presentDevice } from './present.js';
+import { findDevice, type Device } from '../devices/repository.js';
+import { deviceJson, devicesJson } from './sql-json.js';
 import { caller, requireScope } from './request.js';
 
 /** The caller's device or a 404 (another account's device is never acknowledged to exist). */
@@ -16,11 +16,12 @@ export async function callerDevice(ctx: TrackerContext, accountId: string, id: s
 export function devicesRoutes(ctx: TrackerContext): Router {
   const router = Router();
   router.get('/api/public/v1/devices', requireScope('read'), async (_req, res) => {
-    const devices = await listDevices(ctx.db, caller(res).accountId);
-    res.json({ data: devices.map(presentDevice) });
+    res.type('application/json').send(`{"data":${await devicesJson(ctx.db, caller(res).accountId)}}`);
   });
   router.get('/api/public/v1/devices/:id', requireScope('read'), async (req, res) => {
-    res.json(presentDevice(await callerDevice(ctx, caller(res).accountId, req.params.id as string)));
+    const json = await deviceJson(ctx.db, caller(res).accountId, req.params.id as string);
+    if (!json) throw new ApiError('not_found', `no device ${req.params.id as string}`);
+    res.type('application/json').send(json);
   });
   return router;
 }

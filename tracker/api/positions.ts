@@ -2,17 +2,20 @@
 import { Router } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import { historyQuery, type PositionRow } from '../positions/repository.js';
+import { historyQuery } from '../positions/repository.js';
 import { callerDevice } from './devices.js';
 import { streamData } from './json-stream.js';
 import { decodeCursor, encodeCursor, isIsoTime } from './paging.js';
 import { caller, parseQuery, requireScope } from './request.js';
+import { POSITION_JSON } from './sql-json.js';
 import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
 
-const BATCH = 5000;
+const BATCH = 2000;
 
-const positionJson = (r: PositionRow) =>
-  `{"lat":${r.lat},"lng":${r.lng},"speed":${r.speed},"heading":${r.heading},"timestamp":"${r.device_time.toISOString()}"}`;
+interface JsonRow {
+  j: string;
+  t: string;
+}
 
 export function positionsRoutes(ctx: TrackerContext): Router {
   const router = Router();
@@ -28,15 +31,15 @@ export function positionsRoutes(ctx: TrackerContext): Router {
     const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
 
     if (q.limit === undefined) {
-      const { sql, params } = historyQuery(device.id, from, to, after, null);
-      return streamData(res, ctx.db.cursor<PositionRow>(sql, params, BATCH), positionJson);
+      const { sql, params } = historyQuery(POSITION_JSON, device.id, from, to, after, null);
+      return streamData(res, ctx.db.cursor<JsonRow>(sql, params, BATCH), (r) => r.j);
     }
-    const { sql, params } = historyQuery(device.id, from, to, after, q.limit + 1);
-    const rows = await ctx.db.query<PositionRow>(sql, params);
+    const { sql, params } = historyQuery(POSITION_JSON, device.id, from, to, after, q.limit + 1);
+    const rows = await ctx.db.query<JsonRow>(sql, params);
     const more = rows.length > q.limit;
     const pageRows = more ? rows.slice(0, q.limit) : rows;
-    const nextCursor = more ? encodeCursor({ t: pageRows.at(-1)!.device_time.toISOString() }) : null;
-    res.type('application/json').send(`{"data":[${pageRows.map(positionJson).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`);
+    const nextCursor = more ? encodeCursor({ t: pageRows.at(-1)!.t }) : null;
+    res.type('application/json').send(`{"data":[${pageRows.map((r) => r.j).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   });
   return router;
 }

@@ -1,23 +1,8 @@
 // Records as the public API shows them (spec field names, ISO 8601 UTC times).
 import type { Alert } from '../alerts/repository.js';
 import type { Command } from '../commands/repository.js';
-import type { Device } from '../devices/repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function presentDevice(d: Device) {
-  const reported = d.lastLat !== null && d.lastLng !== null;
-  return {
-    id: d.id,
-    name: d.name,
-    plate: d.plate,
-    imei: d.imei,
-    status: d.status,
-    speed: reported ? d.lastSpeed : 0,
-    position: reported ? { lat: d.lastLat!, lng: d.lastLng! } : null,
-    lastUpdate: iso(d.lastUpdate),
-  };
-}
 
 export function presentAlert(a: Alert) {
   return { id: a.id, type: a.type, severity: a.severity, deviceId: a.deviceId, message: a.message, createdAt: a.createdAt.toISOString() };

@@ -74,8 +74,3 @@ export async function findDevice(db: Queryable, accountId: string, id: string): 
   const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND id = $2', [accountId, id]);
   return rows[0] ? toDevice(rows[0]) : null;
 }
-
-export async function listDevices(db: Queryable, accountId: string): Promise<Device[]> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 ORDER BY id', [accountId]);
-  return rows.map(toDevice);
-}

@@ -2,14 +2,6 @@
 import type { DecodedPosition } from '../protocols/types.js';
 import type { Queryable } from '../storage/db.js';
 
-export interface PositionRow {
-  lat: number;
-  lng: number;
-  speed: number;
-  heading: number;
-  device_time: Date;
-}
-
 export interface DevicePosition {
   deviceId: string;
   position: DecodedPosition;
@@ -56,10 +48,13 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
   );
 }
 
-/** SQL and parameters for a device's history in [from, to], oldest first, after an optional time. */
-export function historyQuery(deviceId: string, from: Date, to: Date, after: Date | null, limit: number | null): { sql: string; params: unknown[] } {
+/**
+ * SQL and parameters for a device's history in [from, to], oldest first, after an optional time.
+ * `columns` is the select list (the API renders each row as JSON in SQL).
+ */
+export function historyQuery(columns: string, deviceId: string, from: Date, to: Date, after: Date | null, limit: number | null): { sql: string; params: unknown[] } {
   const params: unknown[] = [deviceId, from.toISOString(), to.toISOString()];
-  let sql = 'SELECT lat, lng, speed, heading, device_time FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3';
+  let sql = `SELECT ${columns} FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3`;
   if (after) {
     params.push(after.toISOString());
     sql += ` AND device_time > $${params.length}`;

@@ -4,25 +4,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Postgrator from 'postgrator';
 import type { Db } from './db.js';
+import { LOCKS, withAdvisoryLock } from './lock.js';
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
-const LOCK_KEY = 724_190_001; // any constant shared by all tracker processes
 
 export async function migrate(db: Db): Promise<string> {
-  return db.withSession(async (session) => {
-    if (db.kind === 'postgres') await session.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    try {
-      const postgrator = new Postgrator({
-        migrationPattern: join(MIGRATIONS, '*.sql').replaceAll('\\', '/'),
-        driver: 'pg',
-        schemaTable: 'schema_version',
-        execQuery: async (sql) => ({ rows: await session.query(sql) }),
-        execSqlScript: (script) => session.exec(script),
-      });
-      await postgrator.migrate();
-      return String(await postgrator.getDatabaseVersion());
-    } finally {
-      if (db.kind === 'postgres') await session.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]);
-    }
+  return withAdvisoryLock(db, LOCKS.migrations, async (session) => {
+    const postgrator = new Postgrator({
+      migrationPattern: join(MIGRATIONS, '*.sql').replaceAll('\\', '/'),
+      driver: 'pg',
+      schemaTable: 'schema_version',
+      execQuery: async (sql) => ({ rows: await session.query(sql) }),
+      execSqlScript: (script) => session.exec(script),
+    });
+    await postgrator.migrate();
+    return String(await postgrator.getDatabaseVersion());
   });
 }

@@ -1,5 +1,6 @@
 // Monthly partitions of the positions table: created ahead of time, dropped past the retention.
 import type { Db } from './db.js';
+import { LOCKS, withAdvisoryLock, type Session } from './lock.js';
 
 const MONTHS_AHEAD = 2;
 
@@ -7,7 +8,11 @@ const monthStart = (d: Date, offset = 0) => new Date(Date.UTC(d.getUTCFullYear()
 const partitionName = (d: Date) => `positions_${d.getUTCFullYear()}_${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
 /** Creates partitions from the month `retentionDays` back to MONTHS_AHEAD ahead; drops older ones. */
-export async function maintainPartitions(db: Db, retentionDays: number, now = new Date()): Promise<{ created: string[]; dropped: string[] }> {
+export function maintainPartitions(db: Db, retentionDays: number, now = new Date()): Promise<{ created: string[]; dropped: string[] }> {
+  return withAdvisoryLock(db, LOCKS.partitions, (session) => maintain(session, retentionDays, now));
+}
+
+async function maintain(db: Session, retentionDays: number, now: Date): Promise<{ created: string[]; dropped: string[] }> {
   const oldest = monthStart(new Date(now.getTime() - retentionDays * 86_400_000));
   const existing = new Set(
     (await db.query<{ name: string }>(

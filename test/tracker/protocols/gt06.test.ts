@@ -1,3 +1,4 @@
+import type { DeviceAlarm } from '../../../tracker/simulator/frames/fix.js';
 import { describe, expect, it } from '@jest/globals';
 import { crc16X25 } from '../../../tracker/protocols/crc.js';
 import { buildAck } from '../../../tracker/protocols/gt06/decoder.js';
@@ -70,13 +71,13 @@ describe('GT06 decoder: simulator frames', () => {
     expect(p.valid).toBe(false);
   });
 
-  it.each([
+  it.each<[DeviceAlarm, string]>([
     ['sos', 'sos'],
     ['powerCut', 'powerCut'],
     ['vibration', 'vibration'],
     ['overspeed', 'overspeed'],
     ['lowBattery', 'lowBattery'],
-  ] as const)('0x16 alarm %s', (alarm, expected) => {
+  ])('0x16 alarm %s', (alarm, expected) => {
     const r = gt06.decode(gt06Alarm(fix, alarm, { ignition: false, batteryLevel: 50 }, 3), session());
     const p = r.positions[0]!;
     expect(p.attributes.alarm).toBe(expected);

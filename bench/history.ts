@@ -1,0 +1,125 @@
+// `npm run bench -- history`: a device with 90 days at one position per 5 seconds (1.55 million rows)
+// on the machine's PostgreSQL; the full-range history through the real gateway and tracker, against
+// psql's COPY of the same rows as the physical limit. Also the devices list of a 10,000-device account.
+import { spawn } from 'node:child_process';
+import { INTERNAL_HEADERS } from '../shared/internal.js';
+import { runCommand } from '../tracker/admin/commands.js';
+import { openDb } from '../tracker/storage/db.js';
+import { migrate } from '../tracker/storage/migrate.js';
+import { maintainPartitions } from '../tracker/storage/partitions.js';
+import { createTestDatabase } from '../test/helpers/databases.js';
+import { startService, stopAllServices } from '../test/helpers/processes.js';
+import { benchKeys, fmt, percentile, rssMb } from './lib.js';
+
+const DAYS = 90;
+const EVERY_S = 5;
+const ROWS = (DAYS * 86_400) / EVERY_S;
+const FLEET = 10_000;
+
+const COLUMNS = 'lat, lng, speed, heading, device_time';
+
+async function copyRate(url: string, deviceId: string, from: string, to: string): Promise<{ rows: number; seconds: number }> {
+  const sql = `\\copy (SELECT ${COLUMNS} FROM positions WHERE device_id = '${deviceId}' AND device_time >= '${from}' AND device_time <= '${to}' ORDER BY device_time) TO STDOUT`;
+  const started = process.hrtime.bigint();
+  const child = spawn('psql', [url, '-X', '-q', '-c', sql]);
+  let rows = 0;
+  child.stdout.on('data', (d: Buffer) => {
+    for (const b of d) if (b === 10) rows++;
+  });
+  await new Promise((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve(null) : reject(new Error(`psql exited ${code}`)))));
+  return { rows, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+/** Reads a streamed history response, counting positions (one closing brace each, plus the envelope's). */
+async function readAll(url: string, headers: Record<string, string>): Promise<{ rows: number; bytes: number; seconds: number; firstByteMs: number }> {
+  const started = process.hrtime.bigint();
+  const res = await fetch(url, { headers });
+  const reader = res.body!.getReader();
+  let firstByteMs = 0;
+  let braces = 0;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (firstByteMs === 0) firstByteMs = Number(process.hrtime.bigint() - started) / 1e6;
+    bytes += value.length;
+    for (const b of value) if (b === 0x7d) braces++;
+  }
+  return { rows: braces - 1, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9, firstByteMs };
+}
+
+export async function run(): Promise<void> {
+  const t = await createTestDatabase('postgres');
+  const db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
+  try {
+    await migrate(db);
+    await maintainPartitions(db, 365);
+    const keys = benchKeys();
+    const ctx = { db, privateKey: keys.privateKey };
+    const account = ((await runCommand(ctx, 'accounts create', { name: 'Bench' })) as { id: string }).id;
+    const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100009001', name: 'Busy' })) as { id: string }).id;
+    const to = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    const from = new Date(to.getTime() - DAYS * 86_400_000);
+    process.stdout.write(`seeding ${fmt(ROWS, 0)} positions…\n`);
+    await db.query(
+      `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading)
+       SELECT $1, $2::timestamptz + i * interval '${EVERY_S} seconds', true, 52 + i * 1e-7, 13 + i * 1e-7, i % 90, i % 360
+       FROM generate_series(0, $3 - 1) AS i`,
+      [device, from.toISOString(), ROWS],
+    );
+    const fleet = ((await runCommand(ctx, 'accounts create', { name: 'Big fleet' })) as { id: string }).id;
+    await db.query(
+      `INSERT INTO devices (id, account_id, imei, name, plate, status, last_lat, last_lng, last_speed, last_update)
+       SELECT 'dev_' || lpad(i::text, 20, '0'), $1, '8' || lpad(i::text, 14, '0'), 'Unit ' || i, 'P-' || i, 'online', 52, 13, 40, now() FROM generate_series(1, $2) AS i`,
+      [fleet, FLEET],
+    );
+    await db.query('ANALYZE');
+
+    const settings = { ...keys.env, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+    const tracker = await startService('tracker/main.ts', settings);
+    const gateway = await startService('gateway/main.ts', { ...settings, GATEWAY_PORT: '0', TRACKER_URL: `http://127.0.0.1:${tracker.port}`, REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_READ_PER_MINUTE: '1000000000', RATE_LIMIT_PREFIX: `bench:${Date.now()}:` });
+    const token = ((await runCommand(ctx, 'tokens create', { account, scopes: 'read' })) as { token: string }).token;
+    const fleetToken = ((await runCommand(ctx, 'tokens create', { account: fleet, scopes: 'read' })) as { token: string }).token;
+
+    // Full-range history through the gateway, then straight from the tracker (to see the proxy's share).
+    const historyPath = `/api/public/v1/devices/${device}/positions?from=${from.toISOString()}&to=${to.toISOString()}`;
+    const rssBefore = rssMb(tracker.pid);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(tracker.pid))), 20);
+    const viaGateway = await readAll(`http://127.0.0.1:${gateway.port}${historyPath}`, { authorization: `Bearer ${token}` });
+    clearInterval(sampler);
+    const direct = await readAll(`http://127.0.0.1:${tracker.port}${historyPath}`, {
+      [INTERNAL_HEADERS.secret]: keys.env.GATEWAY_SECRET!, [INTERNAL_HEADERS.accountId]: account, [INTERNAL_HEADERS.tokenId]: 'tok_bench', [INTERNAL_HEADERS.scopes]: 'read',
+    });
+    const { rows, bytes, seconds: apiSeconds, firstByteMs } = viaGateway;
+    const copy = await copyRate(t.url!, device, from.toISOString(), to.toISOString());
+
+    // Devices list of a 10,000-device account.
+    const latencies: number[] = [];
+    for (let i = 0; i < 220; i++) {
+      const s = process.hrtime.bigint();
+      const r = await fetch(`http://127.0.0.1:${gateway.port}/api/public/v1/devices`, { headers: { authorization: `Bearer ${fleetToken}` } });
+      const body = (await r.json()) as { data: unknown[] };
+      if (body.data.length !== FLEET) throw new Error(`devices list returned ${body.data.length}`);
+      if (i >= 20) latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
+    }
+    latencies.sort((a, b) => a - b);
+
+    const apiRate = rows / apiSeconds;
+    const copyRows = copy.rows / copy.seconds;
+    const lines = [
+      `history: ${fmt(rows, 0)} rows (${fmt(bytes / 1e6)} MB) in ${fmt(apiSeconds, 2)} s through the gateway`,
+      `  time to first byte ${fmt(firstByteMs)} ms (target < 200)`,
+      `  API ${fmt(apiRate, 0)} rows/s (straight from the tracker: ${fmt(direct.rows / direct.seconds, 0)} rows/s); COPY via psql ${fmt(copyRows, 0)} rows/s (${fmt(copy.rows, 0)} rows in ${fmt(copy.seconds, 2)} s)`,
+      `  ratio API/COPY ${fmt(apiRate / copyRows, 2)} (target >= 0.5)`,
+      `  tracker memory ${fmt(rssBefore)} MB before, ${fmt(rssPeak)} MB peak: growth ${fmt(rssPeak - rssBefore)} MB (target < 100)`,
+      `devices list, ${fmt(FLEET, 0)} devices, 200 sequential requests: p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms (target p99 < 50)`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (rows !== ROWS || direct.rows !== ROWS || copy.rows !== ROWS) throw new Error(`expected ${ROWS} rows, API gave ${rows}, COPY ${copy.rows}`);
+  } finally {
+    await stopAllServices();
+    await db.close();
+    await t.drop();
+  }
+}

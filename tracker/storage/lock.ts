@@ -1,0 +1,18 @@
+// Cluster-wide mutual exclusion for schema work (migrations, partitions): a PostgreSQL session
+// advisory lock held on one connection. PGlite has a single process, so nothing to exclude.
+import type { Db, Queryable } from './db.js';
+
+export type Session = Queryable & { exec(script: string): Promise<void> };
+
+export const LOCKS = { migrations: 724_190_001, partitions: 724_190_002 } as const;
+
+export function withAdvisoryLock<T>(db: Db, key: number, fn: (session: Session) => Promise<T>): Promise<T> {
+  return db.withSession(async (session) => {
+    if (db.kind === 'postgres') await session.query('SELECT pg_advisory_lock($1)', [key]);
+    try {
+      return await fn(session);
+    } finally {
+      if (db.kind === 'postgres') await session.query('SELECT pg_advisory_unlock($1)', [key]);
+    }
+  });
+}
