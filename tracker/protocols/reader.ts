@@ -1,6 +1,7 @@
 // Bounds-checked big-endian reader. Running past the end throws Truncated, which each
 // decoder catches at its top level: a short frame then yields an empty result instead of
 // a crash or a half-filled position.
+import type { DecodeResult, ProtocolSession } from './types.js';
 
 export class Truncated extends Error {
   constructor() {
@@ -10,6 +11,18 @@ export class Truncated extends Error {
 
 /** One shared instance: short frames are common on bad links and a stack trace per throw is costly. */
 export const TRUNCATED = new Truncated();
+
+/** Wraps a frame decoder so a frame cut short yields an empty result instead of an exception. */
+export function emptyWhenTruncated(decodeFrame: (frame: Buffer) => DecodeResult): (frame: Buffer, session: ProtocolSession) => DecodeResult {
+  return (frame) => {
+    try {
+      return decodeFrame(frame);
+    } catch (err) {
+      if (err instanceof Truncated) return { positions: [] };
+      throw err;
+    }
+  };
+}
 
 export class Reader {
   constructor(

@@ -3,8 +3,8 @@
 // and the CRC-16/X25 covers the length field through the serial number. Positions are
 // acknowledged with 78 78 05 <proto> <serial> <crc> 0d 0a.
 import { crc16X25 } from '../crc.js';
-import { Reader, Truncated, utcDate } from '../reader.js';
-import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
+import { Reader, Truncated, emptyWhenTruncated, utcDate } from '../reader.js';
+import type { DecodedPosition, DecodeResult } from '../types.js';
 
 export const MSG = {
   LOGIN: 0x01,
@@ -108,14 +108,7 @@ export function buildAck(proto: number, serial: number): Buffer {
   return out;
 }
 
-export function decodeGt06(frame: Buffer, _session: ProtocolSession): DecodeResult {
-  try {
-    return decodeFrame(frame);
-  } catch (err) {
-    if (err instanceof Truncated) return { positions: [] };
-    throw err;
-  }
-}
+export const decodeGt06 = emptyWhenTruncated(decodeFrame);
 
 function decodeFrame(frame: Buffer): DecodeResult {
   const extended = frame[0] === 0x79;

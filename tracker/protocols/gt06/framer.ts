@@ -3,56 +3,13 @@
 // header + length field + length + 2. Some firmwares send a length that does not match the
 // payload; when the declared end is not 0d 0a we fall back to the first 0d 0a after the
 // header, as long as it lies within the size cap.
-import type { Framer } from '../types.js';
+import { ScanningFramer } from '../scanning-framer.js';
 
-export class Gt06Framer implements Framer {
-  private buf: Buffer = Buffer.alloc(0);
-  private skippedBytes = 0;
-
-  constructor(private readonly maxFrameBytes: number) {}
-
-  get skipped(): number {
-    return this.skippedBytes;
-  }
-
-  push(chunk: Buffer): Buffer[] {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    const frames: Buffer[] = [];
-    let pos = 0;
-    for (;;) {
-      const start = this.findStart(pos);
-      this.skippedBytes += start - pos;
-      pos = start;
-      const size = this.frameSize(pos);
-      if (size === 0) break; // need more bytes
-      if (size < 0) {
-        // Not a frame after all: drop one marker byte and look again.
-        this.skippedBytes += 1;
-        pos += 1;
-        continue;
-      }
-      frames.push(Buffer.from(this.buf.subarray(pos, pos + size)));
-      pos += size;
-    }
-    this.buf = this.buf.subarray(pos);
-    return frames;
-  }
-
-  /** Offset of the next 78 78 / 79 79 pair, or of a trailing lone marker byte kept for later. */
-  private findStart(from: number): number {
-    const b = this.buf;
-    for (let i = from; i < b.length; i++) {
-      const c = b[i];
-      if (c !== 0x78 && c !== 0x79) continue;
-      if (i + 1 === b.length || b[i + 1] === c) return i;
-    }
-    return b.length;
-  }
-
-  /** Frame length at pos; 0 when more bytes are needed, -1 when pos cannot start a frame. */
-  private frameSize(pos: number): number {
+export class Gt06Framer extends ScanningFramer {
+  protected frameSize(pos: number): number {
     const b = this.buf;
     const avail = b.length - pos;
+    if (!this.isHeader(pos)) return (b[pos] === 0x78 || b[pos] === 0x79) && avail === 1 ? 0 : -1;
     if (avail < 5) return 0;
     const extended = b[pos] === 0x79;
     const declared = extended ? b.readUInt16BE(pos + 2) : b[pos + 2]!;

@@ -3,7 +3,7 @@
 // record. The length cannot be read from the message, so the first binary message of a
 // connection decides it: the candidate that ends the read exactly or is followed by another
 // start marker.
-import type { Framer } from '../types.js';
+import { ScanningFramer } from '../scanning-framer.js';
 
 const SHORT = 32;
 const LONG_ID = 42;
@@ -12,41 +12,17 @@ const STAR = 0x2a;
 const HASH = 0x23;
 const DOLLAR = 0x24;
 
-export class H02Framer implements Framer {
-  private buf: Buffer = Buffer.alloc(0);
-  private skippedBytes = 0;
+export class H02Framer extends ScanningFramer {
   private binaryLength = 0;
 
-  constructor(private readonly maxFrameBytes: number) {}
-
-  get skipped(): number {
-    return this.skippedBytes;
+  protected override isFiller(byte: number): boolean {
+    return byte === 0x0d || byte === 0x0a;
   }
 
-  push(chunk: Buffer): Buffer[] {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    const frames: Buffer[] = [];
-    let pos = 0;
-    while (pos < this.buf.length) {
-      const c = this.buf[pos];
-      if (c !== STAR && c !== DOLLAR) {
-        // Line endings between text messages are normal, not garbage.
-        if (c !== 0x0d && c !== 0x0a) this.skippedBytes += 1;
-        pos += 1;
-        continue;
-      }
-      const size = c === STAR ? this.textSize(pos) : this.binarySize(pos);
-      if (size === 0) break;
-      if (size < 0) {
-        this.skippedBytes += 1;
-        pos += 1;
-        continue;
-      }
-      frames.push(Buffer.from(this.buf.subarray(pos, pos + size)));
-      pos += size;
-    }
-    this.buf = this.buf.subarray(pos);
-    return frames;
+  protected frameSize(pos: number): number {
+    const c = this.buf[pos];
+    if (c === STAR) return this.textSize(pos);
+    return c === DOLLAR ? this.binarySize(pos) : -1;
   }
 
   private textSize(pos: number): number {

@@ -4,8 +4,8 @@
 // The CRC covers codec through the second count. The server acknowledges a packet by
 // sending the record count as a 4-byte integer once the records are stored.
 import { crc16Ibm } from '../crc.js';
-import { Reader, TRUNCATED, Truncated } from '../reader.js';
-import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
+import { Reader, TRUNCATED, emptyWhenTruncated } from '../reader.js';
+import type { DecodedPosition, DecodeResult } from '../types.js';
 import { applyIo, ioValue } from './io.js';
 
 export const CODEC_8 = 0x08;
@@ -31,14 +31,7 @@ const LAYOUTS: Record<number, Layout> = {
 const PRIORITY_PANIC = 2;
 const TYPE_RESPONSE = 0x06;
 
-export function decodeTeltonika(frame: Buffer, _session: ProtocolSession): DecodeResult {
-  try {
-    return decodeFrame(frame);
-  } catch (err) {
-    if (err instanceof Truncated) return { positions: [] };
-    throw err;
-  }
-}
+export const decodeTeltonika = emptyWhenTruncated(decodeFrame);
 
 function decodeFrame(frame: Buffer): DecodeResult {
   if (frame.length === 1 && frame[0] === 0xff) return { positions: [], heartbeat: true };

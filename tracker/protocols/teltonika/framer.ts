@@ -1,45 +1,13 @@
 // Teltonika TCP framing. A connection opens with the IMEI handshake (2-byte length + ASCII
 // digits); after that every packet is 00 00 00 00 | data length(4) | data | CRC(4). Some
 // devices also send a lone 0xFF as a keep-alive, which is passed on as a one-byte frame.
-import type { Framer } from '../types.js';
+import { ScanningFramer } from '../scanning-framer.js';
 
 const MAX_IMEI_LENGTH = 20;
 
-export class TeltonikaFramer implements Framer {
-  private buf: Buffer = Buffer.alloc(0);
-  private skippedBytes = 0;
-  /** While skipping garbage a stray 0xFF is not a keep-alive. */
-  private resyncing = false;
-
-  constructor(private readonly maxFrameBytes: number) {}
-
-  get skipped(): number {
-    return this.skippedBytes;
-  }
-
-  push(chunk: Buffer): Buffer[] {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    const frames: Buffer[] = [];
-    let pos = 0;
-    while (pos < this.buf.length) {
-      const size = this.frameSize(pos);
-      if (size === 0) break;
-      if (size < 0) {
-        this.skippedBytes += 1;
-        this.resyncing = true;
-        pos += 1;
-        continue;
-      }
-      this.resyncing = false;
-      frames.push(Buffer.from(this.buf.subarray(pos, pos + size)));
-      pos += size;
-    }
-    this.buf = this.buf.subarray(pos);
-    return frames;
-  }
-
-  /** Size of the frame at pos; 0 = need more bytes; -1 = not a frame start. */
-  private frameSize(pos: number): number {
+export class TeltonikaFramer extends ScanningFramer {
+  /** A lone 0xFF is a keep-alive, except while skipping garbage. */
+  protected frameSize(pos: number): number {
     const b = this.buf;
     const avail = b.length - pos;
     if (b[pos] === 0xff) return this.resyncing ? -1 : 1;
