@@ -1,4 +1,5 @@
-// Counters of the device side, read by logs now and by the metrics endpoint.
+// Counters of the device side (connections, frames, garbage, refused identities, bad checksums per
+// device): what the issue asks to be counted, for the metrics endpoint to expose.
 export class IngestStats {
   connections = 0;
   framesDecoded = 0;
