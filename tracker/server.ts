@@ -6,6 +6,7 @@ import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
+import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { maintainPartitions } from './storage/partitions.js';
@@ -14,6 +15,8 @@ export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
+  /** Listeners handed every stored event in its transaction; add to it to receive events. */
+  onEvents: EventListener[];
   close(): Promise<void>;
 }
 
@@ -36,7 +39,8 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
-  const ingest = await startIngest(ctx);
+  const onEvents: EventListener[] = [];
+  const ingest = await startIngest(ctx, onEvents);
   const demo = await startDemoTraffic(ctx, ingest.ports);
   logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
@@ -44,6 +48,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     ctx,
     httpPort,
     ingest,
+    onEvents,
     async close() {
       clearInterval(partitionTimer);
       demo?.stop();

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from '../../shared/logger.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei } from '../devices/repository.js';
+import type { DeviceReport } from '../events/engine.js';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
@@ -117,10 +118,11 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       deps.stats.countBadChecksum(deviceId);
       if (deps.crcStrict) return;
     }
-    if (result.positions.length > 0) {
+    const reports = alarmReport(deviceId, result.attributes);
+    if (result.positions.length > 0 || reports.length > 0) {
       deps.stats.positionsReceived += result.positions.length;
       const id = deviceId;
-      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })));
+      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })), reports);
     }
     if (result.commandReply !== undefined) {
       const p = result.positions[0];
@@ -151,4 +153,9 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     await deps.sessions.attach(device.id, protocol!.name, live);
     return true;
   }
+}
+
+/** Of what a message without a fix says, only an alarm needs storing (its event, before the ACK). */
+export function alarmReport(deviceId: string, attributes: Record<string, unknown> | undefined): DeviceReport[] {
+  return attributes?.alarm !== undefined ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
 }
