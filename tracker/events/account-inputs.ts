@@ -2,8 +2,8 @@
 // Every write to them bumps accounts.rules_version in its own transaction; a batch reads each
 // account's version with its devices and reloads only the accounts whose version moved, so a
 // change is seen by the next batch in every tracker process, with no notification to miss.
-import type { RulesLogic } from 'json-logic-js';
 import { containsFn, type Shape } from '../geofences/shape.js';
+import type { Condition } from '../rules/condition.js';
 import { windowMatcher, type TimeWindow } from '../rules/time-window.js';
 import type { Queryable } from '../storage/db.js';
 import type { ActiveRule } from './rules/custom.js';
@@ -28,7 +28,7 @@ interface RuleRow {
   account_id: string;
   name: string;
   severity: Severity;
-  condition: RulesLogic;
+  condition: Condition;
   geofence_id: string | null;
   time_window: TimeWindow | null;
   device_ids: string[] | null;

@@ -56,9 +56,12 @@ function pathProblem(path: unknown): string | null {
 }
 
 /** Evaluates a checked condition; a failure (a type the operator cannot use) counts as false. */
-export function conditionHolds(condition: RulesLogic, data: Record<string, unknown>): boolean {
+/** A condition as stored: a JSON object checked by conditionProblem. */
+export type Condition = Record<string, unknown>;
+
+export function conditionHolds(condition: Condition, data: Record<string, unknown>): boolean {
   try {
-    return jsonLogic.truthy(jsonLogic.apply(condition, data));
+    return jsonLogic.truthy(jsonLogic.apply(condition as RulesLogic, data));
   } catch {
     return false;
   }

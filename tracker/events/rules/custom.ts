@@ -2,8 +2,7 @@
 // the rule is new, at the previous position) and fires again only after it has stopped holding.
 // A rule may also require the device to be inside a geofence (on a valid fix) and the moment to
 // fall in a time window; its severity is the rule's.
-import type { RulesLogic } from 'json-logic-js';
-import { conditionHolds } from '../../rules/condition.js';
+import { conditionHolds, type Condition } from '../../rules/condition.js';
 import type { Severity } from '../types.js';
 import type { ActiveGeofence } from './geofences.js';
 import type { Observation, Outcome } from './types.js';
@@ -12,7 +11,7 @@ export interface ActiveRule {
   id: string;
   name: string;
   severity: Severity;
-  condition: RulesLogic;
+  condition: Condition;
   geofence: ActiveGeofence | null;
   inWindow: ((time: number) => boolean) | null;
   /** The devices it applies to; null for all of the account's devices. */

@@ -1,5 +1,6 @@
 -- Events and their rule inputs: geofences, drivers, custom rules, per-device settings and the
--- per-device state the rules carry from one position to the next.
+-- per-device state the rules carry from one position to the next. Listed records keep creation
+-- times in whole milliseconds, like the API's timestamps, so a page cursor names a row exactly.
 
 -- Bumped in the transaction of every change to an account's geofences, rules or defaults, so the
 -- ingest path knows when its cached copy is stale (in every tracker process).
@@ -14,7 +15,7 @@ CREATE TABLE geofences (
   description text NOT NULL DEFAULT '',
   -- {"type":"circle","center":{"lat":…,"lng":…},"radius":m} or {"type":"polygon","points":[{"lat":…,"lng":…},…]}
   shape       jsonb NOT NULL,
-  created_at  timestamptz NOT NULL DEFAULT now(),
+  created_at  timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX geofences_account_idx ON geofences (account_id, created_at, id);
@@ -27,7 +28,7 @@ CREATE TABLE drivers (
   license_number text NOT NULL DEFAULT '',
   -- Identification key (iButton, RFID card) the vehicle reads, unique within the account.
   unique_id      text,
-  created_at     timestamptz NOT NULL DEFAULT now(),
+  created_at     timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at     timestamptz NOT NULL DEFAULT now(),
   UNIQUE (account_id, unique_id)
 );
@@ -48,7 +49,7 @@ CREATE TABLE rules (
   geofence_id text REFERENCES geofences (id) ON DELETE RESTRICT,
   time_window jsonb,
   device_ids  text[],
-  created_at  timestamptz NOT NULL DEFAULT now(),
+  created_at  timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX rules_account_idx ON rules (account_id, created_at, id);
