@@ -42,6 +42,7 @@ const byRouteKey = (_req: Request, res: Response) => {
 
 const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   read: byToken,
+  write: byToken,
   commands: byToken,
   anonymous: byAddress,
   docs: byAddress,

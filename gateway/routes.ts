@@ -6,10 +6,10 @@ import { ApiError } from '../shared/errors.js';
 import type { Scope } from '../shared/scopes.js';
 
 /**
- * Where a request is counted. `read`/`commands` count per token; `docs` per client address;
- * `inbound` per webhook id (the `key` parameter of the route).
+ * Where a request is counted. `read`/`write`/`commands` count per token; `docs` per client
+ * address; `inbound` per webhook id (the `key` parameter of the route).
  */
-export type Bucket = 'read' | 'commands' | 'docs' | 'inbound';
+export type Bucket = 'read' | 'write' | 'commands' | 'docs' | 'inbound';
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,6 +31,29 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: `${V1}/devices/{id}/commands/{commandId}`, scope: 'read', bucket: 'read' },
   { method: 'POST', path: `${V1}/devices/{id}/locate`, scope: 'commands', bucket: 'commands' },
   { method: 'GET', path: `${V1}/alerts`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/alerts/{id}/acknowledge`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/events`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/geofences`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/geofences`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/geofences/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/geofences/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'DELETE', path: `${V1}/geofences/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/drivers`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/drivers`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/drivers/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/drivers/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'DELETE', path: `${V1}/drivers/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/rules`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/rules`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/rules/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/rules/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'DELETE', path: `${V1}/rules/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/devices/{id}/driver`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/devices/{id}/driver`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/devices/{id}/settings`, scope: 'read', bucket: 'read' },
+  { method: 'PATCH', path: `${V1}/devices/{id}/settings`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/settings`, scope: 'read', bucket: 'read' },
+  { method: 'PATCH', path: `${V1}/settings`, scope: 'write', bucket: 'write' },
   { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId' },
   { method: 'GET', path: '/api-docs', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },

@@ -35,6 +35,7 @@ const schema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_ON_STORE_ERROR: z.enum(['open', 'closed']).default('open'),
   RATE_LIMIT_READ_PER_MINUTE: perMinute.default(60),
+  RATE_LIMIT_WRITE_PER_MINUTE: perMinute.default(60),
   RATE_LIMIT_COMMANDS_PER_MINUTE: perMinute.default(10),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: perMinute.default(30),
   RATE_LIMIT_DOCS_PER_MINUTE: perMinute.default(300),

@@ -16,7 +16,7 @@ export interface DeviceSettings {
 }
 
 /** Absent fields are left as they are; null clears a setting. */
-export type DeviceSettingsPatch = Partial<DeviceSettings>;
+export type DeviceSettingsPatch = Partial<Omit<DeviceSettings, 'maintenance'>> & { maintenance?: Partial<Maintenance> | undefined };
 
 interface Row {
   speed_limit_kmh: number | null;
@@ -45,7 +45,8 @@ export async function updateDeviceSettings(db: Db, deviceId: string, patch: Devi
     await tx.query('INSERT INTO device_settings (device_id) VALUES ($1) ON CONFLICT DO NOTHING', [deviceId]);
     await tx.query('SELECT device_id FROM device_settings WHERE device_id = $1 FOR UPDATE', [deviceId]);
     const current = await deviceSettings(tx, deviceId);
-    const next: DeviceSettings = { ...current, ...patch, maintenance: { ...current.maintenance, ...patch.maintenance } };
+    const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+    const next: DeviceSettings = { ...current, ...defined(patch), maintenance: { ...current.maintenance, ...defined(patch.maintenance ?? {}) } };
     const maintenance = Object.fromEntries(Object.entries(next.maintenance).filter(([, v]) => v !== null));
     await tx.query(
       `UPDATE device_settings SET speed_limit_kmh = $2, fuel_tank_litres = $3, fuel_low_litres = $4, fuel_low_percent = $5, maintenance = $6, updated_at = now()

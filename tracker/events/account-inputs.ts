@@ -83,7 +83,7 @@ export class AccountInputsCache {
   }
 }
 
-/** Called in the transaction of every change to an account's geofences, rules or defaults. */
+/** Called in the transaction of every change to an account's geofences or rules. */
 export async function bumpRulesVersion(tx: Queryable, accountId: string): Promise<void> {
   await tx.query('UPDATE accounts SET rules_version = rules_version + 1 WHERE id = $1', [accountId]);
 }

@@ -2,7 +2,7 @@
 -- per-device state the rules carry from one position to the next. Listed records keep creation
 -- times in whole milliseconds, like the API's timestamps, so a page cursor names a row exactly.
 
--- Bumped in the transaction of every change to an account's geofences, rules or defaults, so the
+-- Bumped in the transaction of every change to an account's geofences or rules, so the
 -- ingest path knows when its cached copy is stale (in every tracker process).
 ALTER TABLE accounts ADD COLUMN rules_version bigint NOT NULL DEFAULT 0;
 -- Speed limit of devices that have none of their own (null: 90 km/h).
