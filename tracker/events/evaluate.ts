@@ -50,6 +50,8 @@ export interface Evaluation {
   changed: boolean;
 }
 
+const NONE = Object.freeze({});
+
 /** Key order differs between what rules build and what jsonb gives back, so compare canonically. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -65,25 +67,30 @@ const withoutTime = (s: DeviceRuleState) => canonical({ ...s, t: undefined });
 export function evaluateDevice(initial: DeviceRuleState, observations: readonly Observation[], inputs: DeviceInputs): Evaluation {
   const state: DeviceRuleState = { ...initial };
   const raised: Raised[] = [];
-  const add = (observation: Observation, drafts: Draft[]) => {
-    for (const d of drafts) raised.push({ ...d, observation });
+  // Rules give their state back unchanged (the same object) when nothing moved: the usual case,
+  // which then costs no comparison.
+  let touched = false;
+  const apply = <K extends Exclude<keyof DeviceRuleState, 't'>>(key: K, observation: Observation, outcome: { state: NonNullable<DeviceRuleState[K]>; drafts: Draft[] }) => {
+    if (outcome.state !== (state[key] ?? NONE)) {
+      state[key] = outcome.state;
+      touched = true;
+    }
+    for (const d of outcome.drafts) raised.push({ ...d, observation });
   };
   // Stable sort: records of the same time keep their arrival order.
   for (const obs of [...observations].sort((a, b) => a.time - b.time)) {
-    const sos = sosRule(state.sos ?? {}, obs);
-    state.sos = sos.state;
-    add(obs, sos.drafts);
+    apply('sos', obs, sosRule(state.sos ?? NONE, obs));
     if (obs.fix === null) continue;
     if (state.t !== undefined && obs.time <= state.t) continue;
     if (obs.time > obs.receivedAt + FUTURE_TOLERANCE_MS) continue;
-    const speeding = speedingRule(state.speeding ?? {}, obs, inputs.speedLimitKmh);
-    const geofences = geofenceRule(state.geofences ?? {}, obs, inputs.geofences);
-    const fuel = fuelRule(state.fuel ?? {}, obs, inputs.fuel);
-    const maintenance = maintenanceRule(state.maintenance ?? {}, obs, inputs.maintenance);
-    const custom = customRule(state.custom ?? {}, obs, inputs.rules);
-    Object.assign(state, { t: obs.time, speeding: speeding.state, geofences: geofences.state, fuel: fuel.state, maintenance: maintenance.state, custom: custom.state });
-    for (const o of [speeding, geofences, fuel, maintenance, custom]) add(obs, o.drafts);
+    apply('speeding', obs, speedingRule(state.speeding ?? NONE, obs, inputs.speedLimitKmh));
+    apply('geofences', obs, geofenceRule(state.geofences ?? NONE, obs, inputs.geofences));
+    apply('fuel', obs, fuelRule(state.fuel ?? NONE, obs, inputs.fuel));
+    apply('maintenance', obs, maintenanceRule(state.maintenance ?? NONE, obs, inputs.maintenance));
+    apply('custom', obs, customRule(state.custom ?? NONE, obs, inputs.rules));
+    state.t = obs.time;
   }
+  if (!touched) return { state, raised, changed: false };
   const compact = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined && !(typeof v === 'object' && Object.keys(v as object).length === 0))) as DeviceRuleState;
   return { state: compact, raised, changed: withoutTime(compact) !== withoutTime(initial) };
 }

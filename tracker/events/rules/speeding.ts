@@ -32,7 +32,7 @@ export function speedingRule(state: SpeedingState, obs: Observation, limitKmh: n
     };
   }
   if (state.active && fix.speed > limitKmh - SPEEDING_HYSTERESIS_KMH) return { state, drafts: [] };
-  return { state: {}, drafts: [] };
+  return { state: state.since === undefined ? state : {}, drafts: [] };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
