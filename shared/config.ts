@@ -44,6 +44,7 @@ const schema = z.object({
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
   TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
   POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  DEVICE_LIST_SNAPSHOT_MS: z.coerce.number().int().min(0).max(60000).default(1000),
   COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
