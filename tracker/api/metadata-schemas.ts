@@ -5,7 +5,7 @@ import { EVENT_TYPES } from '../events/types.js';
 import { Shape } from '../geofences/shape.js';
 import { conditionProblem, OPERATORS } from '../rules/condition.js';
 import { TimeWindow } from '../rules/time-window.js';
-import { paging, Position } from './schemas.js';
+import { MAX_PAGE, paging, Position } from './schemas.js';
 
 const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-21T09:30:00.000Z' });
 const name = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -134,12 +134,17 @@ export const Event = z
   })
   .meta({ id: 'Event' });
 
+const listPaging = {
+  ...paging,
+  limit: paging.limit.meta({ description: `Page size, 1 to ${MAX_PAGE}; without it at most 1000 rows, with \`nextCursor\` when there are more` }),
+};
+
 export const EventsQuery = z.object({
   since: timestamp.optional().meta({ description: 'Only events recorded at or after this time' }),
   type: z.enum(EVENT_TYPES).optional().meta({ description: 'Only events of this type' }),
   deviceId: id.optional().meta({ description: 'Only events of this unit' }),
-  ...paging,
+  ...listPaging,
 });
 
 /** Geofences, drivers and rules: oldest first. */
-export const ListQuery = z.object({ ...paging });
+export const ListQuery = z.object(listPaging);

@@ -41,7 +41,8 @@ describe('sos', () => {
   it.each<[string, Observation[], string[]]>([
     ['a panic report', [at(0), at(10, 0, { alarm: 'sos' })], ['sos@10']],
     ['repeated while held: one event', [at(0, 0, { alarm: 'sos' }), at(10, 0, { alarm: 'sos' }), at(50, 0, { alarm: 'sos' })], ['sos@0']],
-    ['pressed again after a quiet minute', [at(0, 0, { alarm: 'sos' }), at(61, 0, { alarm: 'sos' })], ['sos@0', 'sos@61']],
+    ['kept in heartbeats minutes apart: one event', [at(0, 0, { alarm: 'sos' }), at(180, 0, { alarm: 'sos' }), at(360, 0, { alarm: 'sos' }), at(540, 0, { alarm: 'sos' })], ['sos@0']],
+    ['pressed again after five quiet minutes', [at(0, 0, { alarm: 'sos' }), at(100, 0), at(301, 0, { alarm: 'sos' })], ['sos@0', 'sos@301']],
     ['in a list of alarms', [at(0, 0, { alarm: 'powerCut,sos' })], ['sos@0']],
     ['other alarms are not SOS', [at(0, 0, { alarm: 'powerCut' }), at(5, 0, { alarm: 'sosx' })], []],
     ['on an invalid fix', [at(0, 0, { alarm: 'sos' }, [0, 0], false)], ['sos@0']],

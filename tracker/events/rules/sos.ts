@@ -1,9 +1,10 @@
-// sos: the panic button. Devices repeat the alarm while it is held or until it is cleared, and
-// buffered records may bring it late, so one event covers every SOS report received within
-// SOS_QUIET_MS of the previous one (judged on receive time: device clocks can be far off).
+// sos: the panic button. Devices repeat the alarm while it is held or until it is cleared (some
+// keep the alarm bits set in every heartbeat, minutes apart), and buffered records may bring it
+// late, so one event covers every SOS report received within SOS_QUIET_MS of the previous one
+// (judged on receive time: device clocks can be far off).
 import type { Observation, Outcome } from './types.js';
 
-export const SOS_QUIET_MS = 60_000;
+export const SOS_QUIET_MS = 5 * 60_000;
 
 export interface SosState {
   /** Receive time of the last SOS report, ms. */
