@@ -4,13 +4,14 @@
 // throws rolls the whole transaction back, positions included, so nothing is half-done.
 //
 // Per batch it costs one query for the devices' settings and state, the account inputs from the
-// cache (reloaded only when their version moved), and only when something happened one write per
-// table: a device whose rules' state did not change (the usual case) writes nothing.
+// cache (reloaded only when their version moved), and only when something happened a query for the
+// names and last positions of the devices with events and one write per table: a device whose
+// rules' state did not change (the usual case) writes nothing.
 import type { DevicePosition } from '../positions/repository.js';
 import type { Queryable } from '../storage/db.js';
 import { AccountInputsCache, type AccountInputs } from './account-inputs.js';
 import { alertMessage, severityOf } from './alerting.js';
-import { evaluateDevice, type DeviceInputs, type DeviceRuleState } from './evaluate.js';
+import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Raised } from './evaluate.js';
 import { insertEvents, type NewEvent } from './repository.js';
 import { DEFAULT_SPEED_LIMIT_KMH } from './rules/speeding.js';
 import type { Observation } from './rules/types.js';
@@ -31,12 +32,6 @@ interface MaintenanceJson {
 interface DeviceRow {
   id: string;
   account_id: string;
-  name: string;
-  last_lat: number | null;
-  last_lng: number | null;
-  last_speed: number;
-  last_heading: number | null;
-  last_update: Date | null;
   rules_version: number;
   account_speed_limit: number | null;
   speed_limit_kmh: number | null;
@@ -47,16 +42,30 @@ interface DeviceRow {
   state: DeviceRuleState | null;
 }
 
+/** What every batch loads for its devices: only what the rules need. */
 const DEVICE_ROWS = `
-  SELECT d.id, d.account_id, d.name, d.last_lat, d.last_lng, d.last_speed, d.last_heading, d.last_update,
-         a.rules_version, a.speed_limit_kmh AS account_speed_limit,
+  SELECT d.id, d.account_id, a.rules_version, a.speed_limit_kmh AS account_speed_limit,
          s.speed_limit_kmh, s.fuel_tank_litres, s.fuel_low_litres, s.fuel_low_percent, s.maintenance, r.state
   FROM devices d JOIN accounts a ON a.id = d.account_id
   LEFT JOIN device_settings s ON s.device_id = d.id
   LEFT JOIN device_rule_state r ON r.device_id = d.id
   WHERE d.id = ANY($1)`;
 
-function lastKnown(d: DeviceRow): EventPosition | null {
+/** What an event needs of its device (its name for the alert, its last known position): loaded only for devices with events. */
+interface DeviceFacts {
+  id: string;
+  account_id: string;
+  name: string;
+  last_lat: number | null;
+  last_lng: number | null;
+  last_speed: number;
+  last_heading: number | null;
+  last_update: Date | null;
+}
+
+const DEVICE_FACTS = 'SELECT id, account_id, name, last_lat, last_lng, last_speed, last_heading, last_update FROM devices WHERE id = ANY($1)';
+
+function lastKnown(d: DeviceFacts): EventPosition | null {
   if (d.last_lat === null || d.last_lng === null || !d.last_update) return null;
   return { lat: d.last_lat, lng: d.last_lng, speed: d.last_speed, heading: d.last_heading ?? 0, timestamp: d.last_update.toISOString() };
 }
@@ -105,11 +114,17 @@ export class EventEngine {
     const devices = await tx.query<DeviceRow>(DEVICE_ROWS, [[...observations.keys()]]);
     const accounts = await this.inputs.get(tx, new Map(devices.map((d) => [d.account_id, d.rules_version])));
     const states: { id: string; state: DeviceRuleState }[] = [];
-    const events: NewEvent[] = [];
+    const raised: { deviceId: string; raised: Raised }[] = [];
     for (const d of devices) {
       const result = evaluateDevice(d.state ?? {}, observations.get(d.id)!, inputsFor(d, accounts.get(d.account_id)!));
       if (result.changed) states.push({ id: d.id, state: result.state });
-      for (const r of result.raised) {
+      for (const r of result.raised) raised.push({ deviceId: d.id, raised: r });
+    }
+    const events: NewEvent[] = [];
+    if (raised.length > 0) {
+      const facts = new Map((await tx.query<DeviceFacts>(DEVICE_FACTS, [[...new Set(raised.map((r) => r.deviceId))]])).map((d) => [d.id, d]));
+      for (const { deviceId, raised: r } of raised) {
+        const d = facts.get(deviceId)!;
         const fix = r.observation.fix;
         const position = fix?.valid ? { lat: fix.lat, lng: fix.lng, speed: fix.speed, heading: fix.heading, timestamp: new Date(r.observation.time).toISOString() } : lastKnown(d);
         events.push(this.event(d, r.type, position, r.data, severityOf(r)));
@@ -127,13 +142,13 @@ export class EventEngine {
 
   /** A device came online or went offline (called in the transaction that records it). */
   async statusChanged(tx: Queryable, deviceId: string, status: 'online' | 'offline'): Promise<StoredEvent[]> {
-    const [d] = await tx.query<DeviceRow>(DEVICE_ROWS, [[deviceId]]);
+    const [d] = await tx.query<DeviceFacts>(DEVICE_FACTS, [[deviceId]]);
     if (!d) return [];
     const type = status === 'online' ? 'device_online' : 'device_offline';
     return this.store(tx, [this.event(d, type, lastKnown(d), {}, severityOf({ type }))]);
   }
 
-  private event(d: DeviceRow, type: NewEvent['type'], position: EventPosition | null, data: Record<string, unknown>, severity: ReturnType<typeof severityOf>): NewEvent {
+  private event(d: DeviceFacts, type: NewEvent['type'], position: EventPosition | null, data: Record<string, unknown>, severity: ReturnType<typeof severityOf>): NewEvent {
     return { accountId: d.account_id, deviceId: d.id, type, position, data, alert: severity ? { severity, message: alertMessage(type, d.name, data) } : null };
   }
 
