@@ -131,6 +131,8 @@ export class EventEngine {
       }
     }
     if (states.length > 0) {
+      // In id order, so two processes briefly writing one device's state cannot deadlock.
+      states.sort((a, b) => (a.id < b.id ? -1 : 1));
       await tx.query(
         `INSERT INTO device_rule_state (device_id, state) SELECT * FROM unnest($1::text[], $2::jsonb[])
          ON CONFLICT (device_id) DO UPDATE SET state = excluded.state, updated_at = now()`,
