@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { TrackerContext } from '../context.js';
 import { listAlerts } from '../alerts/repository.js';
-import { decodeCursor, encodeCursor, isIsoTime } from './paging.js';
+import { decodeCursor, isIsoTime, pageBody } from './paging.js';
 import { presentAlert } from './present.js';
 import { caller, parseQuery, requireScope } from './request.js';
 import { AlertsQuery } from './schemas.js';
@@ -18,12 +18,7 @@ export function alertsRoutes(ctx: TrackerContext): Router {
       : null;
     const limit = q.limit ?? DEFAULT_LIMIT;
     const rows = await listAlerts(ctx.db, { accountId: caller(res).accountId, status: q.status, since: q.since ? new Date(q.since) : null, before, limit: limit + 1 });
-    const more = rows.length > limit;
-    const page = more ? rows.slice(0, limit) : rows;
-    const last = page.at(-1);
-    const body: { data: unknown[]; nextCursor?: string | null } = { data: page.map(presentAlert) };
-    if (q.limit !== undefined || more) body.nextCursor = more && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-    res.json(body);
+    res.json(pageBody(rows, limit, q.limit !== undefined, presentAlert, (a) => ({ t: a.createdAt.toISOString(), id: a.id })));
   });
   return router;
 }

@@ -16,3 +16,16 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string, 
 }
 
 export const isIsoTime = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+
+/**
+ * The body of one page of a keyset listing fetched with `limit + 1` rows (the extra row only says
+ * there is more). `nextCursor` is present when the client asked for pages (`paged`) or when the
+ * rows went past the default page size; null on the last page.
+ */
+export function pageBody<R>(rows: R[], limit: number, paged: boolean, present: (row: R) => unknown, cursorOf: (row: R) => Record<string, string | number>) {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const body: { data: unknown[]; nextCursor?: string | null } = { data: page.map(present) };
+  if (paged || more) body.nextCursor = more ? encodeCursor(cursorOf(page.at(-1)!)) : null;
+  return body;
+}
