@@ -46,6 +46,10 @@ export function tokenRoutes(commandId: (deviceId: string) => string = () => 'cmd
     'GET /devices/{id}/commands/{commandId}': { method: 'get', path: (id) => `${v1}/devices/${id}/commands/${commandId(id)}`, scope: 'read', hasDevice: true },
     'POST /devices/{id}/locate': { method: 'post', path: (id) => `${v1}/devices/${id}/locate`, scope: 'commands', hasDevice: true },
     'GET /alerts': { method: 'get', path: () => `${v1}/alerts?status=open`, scope: 'read', hasDevice: false },
+    'GET /incidents': { method: 'get', path: () => `${v1}/incidents`, scope: 'read', hasDevice: false },
+    'GET /expenses': { method: 'get', path: () => `${v1}/expenses`, scope: 'read', hasDevice: false },
+    'GET /work-orders': { method: 'get', path: () => `${v1}/work-orders`, scope: 'read', hasDevice: false },
+    'GET /unit-notes': { method: 'get', path: () => `${v1}/unit-notes`, scope: 'read', hasDevice: false },
   };
 }
 
