@@ -6,18 +6,22 @@ import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'p
 // Names are matched as the server decodes them (`sec%72et`, `Secret`, `+` for a space), so a
 // parameter the server would read as the secret is masked however the client spelled it.
 const SECRET_NAME = /secret|token|password/i;
+// Only a percent-escape can hide those letters: a query with neither is left as it is, cheaply.
+const MAYBE_SECRET = /secret|token|password|%/i;
 
 /** Masks the values of secret-bearing query parameters in a URL or path. */
 export function maskUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q === -1) return url;
+  if (q === -1 || !MAYBE_SECRET.test(url.slice(q + 1))) return url;
   const pairs = url.slice(q + 1).split('&');
   let masked = false;
   for (let i = 0; i < pairs.length; i++) {
     const pair = pairs[i]!;
     const eq = pair.indexOf('=');
-    if (eq === -1 || !SECRET_NAME.test(unescape(pair.slice(0, eq).replaceAll('+', ' ')))) continue;
-    pairs[i] = `${pair.slice(0, eq)}=[redacted]`;
+    if (eq === -1) continue;
+    const name = pair.slice(0, eq);
+    if (!SECRET_NAME.test(name.includes('%') ? unescape(name.replaceAll('+', ' ')) : name)) continue;
+    pairs[i] = `${name}=[redacted]`;
     masked = true;
   }
   return masked ? `${url.slice(0, q + 1)}${pairs.join('&')}` : url;

@@ -73,9 +73,9 @@ const recordPaths = () =>
 
 const inboundPath = () => ({
   post: {
-    summary: 'Inbound webhook: create a record in the webhook’s account',
+    summary: "Inbound webhook: create a record in the webhook's account",
     description: [
-      'Not a bearer-token endpoint: the webhook’s secret travels in the query string. The action performed is the one the webhook was created with; the body is a JSON object of that action’s fields (see docs/inbound.md), and fields beyond them are kept with the record.',
+      "Not a bearer-token endpoint: the webhook's secret travels in the query string. The action performed is the one the webhook was created with; the body is a JSON object of that action's fields (see docs/inbound.md), and fields beyond them are kept with the record.",
       `Bodies over ${INBOUND_MAX_BODY_BYTES} bytes get 413. An unknown webhook and a wrong secret get the same 401. With an \`Idempotency-Key\`, the first response to the key is given again (with \`Idempotent-Replayed: true\`) for 24 hours and nothing new is created; the same key with a different body gets 422.`,
       'Rate limits (defaults): 120 calls per minute per webhook; an address whose calls were refused with 401 more than 30 times in a minute is refused with 429 for the rest of that minute. Inbound calls emit no events.',
     ].join('\n\n'),
@@ -123,7 +123,7 @@ export function openApiDocument(): object {
       schemas,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: read, write, commands' },
-        inboundSecret: { type: 'apiKey', in: 'query', name: 'secret', description: 'The inbound webhook’s secret, shown once when it was created' },
+        inboundSecret: { type: 'apiKey', in: 'query', name: 'secret', description: "The inbound webhook's secret, shown once when it was created" },
       },
     },
     security: [{ bearer: [] }],

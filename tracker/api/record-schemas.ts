@@ -6,7 +6,7 @@ import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { paging, timestamp } from './schemas.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const deviceId = z.string().max(64).meta({ description: 'A unit (device) of the webhook’s account' });
+const deviceId = z.string().max(64).meta({ description: "A unit (device) of the webhook's account" });
 const time = timestamp.meta({ description: 'When it happened, ISO 8601 with a time zone; default: when the call was received', example: '2026-11-21T09:30:00Z' });
 
 // ---- bodies the inbound actions accept ----
@@ -60,7 +60,7 @@ export const UnitNoteInput = z
 const common = {
   id: z.string(),
   deviceId: z.string().nullable().meta({ description: 'The unit concerned, if the call named one' }),
-  time: timestamp.meta({ description: 'When it happened (the sender’s time, else when received)' }),
+  time: timestamp.meta({ description: "When it happened (the sender's time, else when received)" }),
   receivedAt: timestamp.meta({ description: 'When the call was received' }),
   webhookId: z.string().meta({ description: 'The inbound webhook that created it' }),
   extra: z.record(z.string(), z.unknown()).meta({ description: 'Fields of the call this API does not define, as sent' }),
