@@ -48,10 +48,8 @@ export function inboundRoute(ctx: TrackerContext): Router {
     const receivedAt = new Date();
     const webhook = await findWebhookForCall(ctx.db, req.params.webhookId);
     const secret = typeof req.query.secret === 'string' ? req.query.secret : '';
-    const entry: NewCall = {
+    const entry: Omit<NewCall, 'status' | 'error'> = {
       webhookId: req.params.webhookId,
-      status: 0,
-      error: null,
       recordId: null,
       idempotencyKey: null,
       replayed: false,
@@ -63,7 +61,7 @@ export function inboundRoute(ctx: TrackerContext): Router {
     const authentic = secretMatches(secret, webhook?.secretHash ?? null);
     if (!authentic || !webhook) {
       // Written once the answer is out, so a known id answers as fast as an unknown one.
-      if (webhook) res.once('finish', () => void log({ ...entry, status: 401, error: UNAUTHORIZED.message }));
+      if (webhook) res.once('close', () => void log({ ...entry, status: 401, error: UNAUTHORIZED.message }));
       throw UNAUTHORIZED;
     }
 
