@@ -64,6 +64,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       docs: config.RATE_LIMIT_DOCS_PER_MINUTE,
       inbound: config.RATE_LIMIT_INBOUND_PER_MINUTE,
+      inboundRefused: config.RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE,
     },
     redis,
     prefix: config.RATE_LIMIT_PREFIX,

@@ -3,11 +3,13 @@
 // matched against it first: an unknown path is a 404, a known path with another method a 405.
 import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../shared/errors.js';
+import { INBOUND_MAX_BODY_BYTES } from '../shared/inbound.js';
 import type { Scope } from '../shared/scopes.js';
 
 /**
  * Where a request is counted. `read`/`write`/`commands` count per token; `docs` per client
- * address; `inbound` per webhook id (the `key` parameter of the route).
+ * address; `inbound` per webhook id (the `key` parameter of the route), after a per-address count
+ * of refused inbound calls.
  */
 export type Bucket = 'read' | 'write' | 'commands' | 'docs' | 'inbound';
 
@@ -20,6 +22,8 @@ export interface RouteSpec {
   bucket: Bucket;
   /** For per-key buckets (inbound): the path parameter that names the counter. */
   key?: string;
+  /** A smaller body cap than the gateway's 1 MiB default. */
+  maxBodyBytes?: number;
 }
 
 const V1 = '/api/public/v1';
@@ -54,7 +58,11 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'PATCH', path: `${V1}/devices/{id}/settings`, scope: 'write', bucket: 'write' },
   { method: 'GET', path: `${V1}/settings`, scope: 'read', bucket: 'read' },
   { method: 'PATCH', path: `${V1}/settings`, scope: 'write', bucket: 'write' },
-  { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId' },
+  { method: 'GET', path: `${V1}/incidents`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/expenses`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/work-orders`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/unit-notes`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId', maxBodyBytes: INBOUND_MAX_BODY_BYTES },
   { method: 'GET', path: '/api-docs', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/init.js', bucket: 'docs' },
@@ -81,6 +89,7 @@ interface Compiled {
 function compile(route: RouteSpec): Compiled {
   if (!route.path.startsWith('/')) throw new Error(`route path must start with /: ${route.path}`);
   if (route.key && !route.path.includes(`{${route.key}}`)) throw new Error(`route ${route.path}: key ${route.key} is not a parameter`);
+  if (route.maxBodyBytes !== undefined && !(Number.isInteger(route.maxBodyBytes) && route.maxBodyBytes > 0)) throw new Error(`route ${route.path}: maxBodyBytes must be a positive whole number`);
   const names: string[] = [];
   const source = route.path
     .split('/')

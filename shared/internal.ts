@@ -1,5 +1,5 @@
 // The gateway→tracker link: the gateway proves itself with a shared secret and tells the tracker
-// who is calling. The gateway drops any client-sent copy of these headers.
+// who is calling and from where. The gateway drops any client-sent copy of these headers.
 import { timingSafeEqual, createHash } from 'node:crypto';
 
 export const INTERNAL_HEADERS = {
@@ -7,6 +7,8 @@ export const INTERNAL_HEADERS = {
   accountId: 'x-account-id',
   tokenId: 'x-token-id',
   scopes: 'x-token-scopes',
+  /** The client's address as the gateway saw it (behind TRUST_PROXY_HOPS proxies). */
+  clientAddress: 'x-client-address',
 } as const;
 
 /** Constant-time comparison of secrets of any length (hashing first equalises the lengths). */

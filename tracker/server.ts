@@ -8,6 +8,7 @@ import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
+import { startInboundMaintenance } from './inbound/maintenance.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { maintainPartitions } from './storage/partitions.js';
 
@@ -35,6 +36,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
+  const stopInboundMaintenance = await startInboundMaintenance(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
@@ -51,6 +53,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     onEvents,
     async close() {
       clearInterval(partitionTimer);
+      stopInboundMaintenance();
       demo?.stop();
       await ingest.close();
       await new Promise<void>((resolve) => {

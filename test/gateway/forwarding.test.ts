@@ -136,7 +136,7 @@ describe('routes without a bearer token', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.bodyBytes).toBeGreaterThan(0);
     const wrong = await request(gateway.app).post(`/api/inbound/${hook}?secret=nope`).send({});
-    expect(wrong.status).toBe(404);
+    expect(wrong.status).toBe(401);
   });
 });
 

@@ -42,6 +42,7 @@ describe('route table', () => {
     expect(() => routeTable(dup)).toThrow(/duplicate/);
     expect(() => routeTable([{ method: 'POST', path: '/hooks/{id}', bucket: 'inbound', key: 'other' }])).toThrow(/key/);
     expect(() => routeTable([{ method: 'GET', path: 'relative', bucket: 'read' }])).toThrow(/start with/);
+    expect(() => routeTable([{ method: 'POST', path: '/hooks/{id}', bucket: 'inbound', key: 'id', maxBodyBytes: 0 }])).toThrow(/maxBodyBytes/);
   });
 });
 

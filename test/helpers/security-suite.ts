@@ -77,6 +77,10 @@ export function tokenRoutes(commandId: (deviceId: string) => string = () => 'cmd
     ...crud('geofences', 'geofence', GEOFENCE),
     ...crud('drivers', 'driver', DRIVER),
     ...crud('rules', 'rule', RULE),
+    'GET /incidents': { method: 'get', path: () => `${v1}/incidents`, scope: 'read' },
+    'GET /expenses': { method: 'get', path: () => `${v1}/expenses`, scope: 'read' },
+    'GET /work-orders': { method: 'get', path: () => `${v1}/work-orders`, scope: 'read' },
+    'GET /unit-notes': { method: 'get', path: () => `${v1}/unit-notes`, scope: 'read' },
   };
 }
 

@@ -141,9 +141,10 @@ export async function startStandInTracker(): Promise<StandInTracker> {
       else res.status(status).json({ bodyBytes: bytes, ...echo(req) });
     });
   }
+  for (const records of ['incidents', 'expenses', 'work-orders', 'unit-notes']) app.get(`${v1}/${records}`, (req, res) => void res.json({ data: [], ...echo(req) }));
   app.post('/api/inbound/:id', async (req, res) => {
     const secret = inbound.get(req.params.id);
-    if (secret === undefined || req.query.secret !== secret) throw new ApiError('not_found', 'no such webhook');
+    if (secret === undefined || req.query.secret !== secret) throw new ApiError('unauthorized', 'unknown webhook or wrong secret');
     res.json({ ok: true, bodyBytes: await bodyBytes(req), ...echo(req) });
   });
   app.get('/api-docs', (_req, res) => void res.type('html').send('<!doctype html><title>API</title>'));

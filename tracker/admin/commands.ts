@@ -2,19 +2,26 @@
 // later, the dashboard. Each validates its input with a schema and changes nothing on bad input.
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import type { Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/db-errors.js';
 import { newId } from '../../shared/ids.js';
+import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shared/inbound.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { signToken } from '../../shared/tokens.js';
 import { createAccount, findAccount } from '../accounts/repository.js';
 import { addDevice } from '../devices/repository.js';
+import { listCalls } from '../inbound/calls.js';
+import { hashSecret, newSecret } from '../inbound/secret.js';
+import { deleteWebhook, findWebhook, insertWebhook, listWebhooks } from '../inbound/webhooks.js';
 import type { Db } from '../storage/db.js';
 import { insertToken, listTokens, revokeToken } from '../tokens/repository.js';
 
 export interface AdminContext {
   db: Db;
   privateKey: KeyObject;
+  /** PUBLIC_BASE_URL: printed inbound webhook URLs start with it. */
+  config: Pick<Config, 'PUBLIC_BASE_URL'>;
 }
 
 const text = (what: string, max: number) =>
@@ -34,6 +41,15 @@ const scopes = z
     }
     return list as Scope[];
   });
+
+const action = z
+  .string({ error: `action is required (--action, one of ${INBOUND_ACTIONS.join(', ')})` })
+  .refine(isInboundAction, { error: (issue) => `unknown action "${String(issue.input)}": allowed actions are ${INBOUND_ACTIONS.join(', ')}` });
+const webhookId = (usage: string) => z.string({ error: `webhook id is required (${usage})` }).min(1, `webhook id is required (${usage})`);
+
+const LIMIT = 'limit (--limit) must be a whole number from 1 to 1000';
+
+const inboundUrl = (ctx: AdminContext, id: string) => `${ctx.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/inbound/${id}`;
 
 async function requireAccount(db: Db, id: string) {
   const account = await findAccount(db, id);
@@ -86,6 +102,42 @@ export const commands = {
       const record = await revokeToken(ctx.db, input.token);
       if (!record) throw new ApiError('not_found', `no token ${input.token}`);
       return { id: record.id, revokedAt: record.revokedAt };
+    },
+  },
+  'inbound add': {
+    input: z.object({ account: accountId, action, name: text('webhook name (--name)', 200).optional() }),
+    async run(ctx: AdminContext, input: { account: string; action: InboundAction; name?: string | undefined }) {
+      await requireAccount(ctx.db, input.account);
+      const secret = newSecret();
+      const w = await insertWebhook(ctx.db, { id: newId('inb'), accountId: input.account, name: input.name ?? input.action, action: input.action, secretHash: hashSecret(secret) });
+      return { id: w.id, accountId: w.accountId, name: w.name, action: w.action, url: inboundUrl(ctx, w.id), secret, createdAt: w.createdAt };
+    },
+  },
+  'inbound list': {
+    input: z.object({ account: accountId }),
+    async run(ctx: AdminContext, input: { account: string }) {
+      await requireAccount(ctx.db, input.account);
+      const webhooks = await listWebhooks(ctx.db, input.account);
+      return { webhooks: webhooks.map((w) => ({ ...w, url: inboundUrl(ctx, w.id) })) };
+    },
+  },
+  'inbound remove': {
+    input: z.object({ webhook: webhookId('inbound remove WEBHOOK_ID') }),
+    async run(ctx: AdminContext, input: { webhook: string }) {
+      const removed = await deleteWebhook(ctx.db, input.webhook);
+      if (!removed) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
+      return { id: removed.id, removed: true };
+    },
+  },
+  'inbound calls': {
+    input: z.object({
+      webhook: webhookId('inbound calls WEBHOOK_ID'),
+      limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(1000, LIMIT).default(50),
+    }),
+    async run(ctx: AdminContext, input: { webhook: string; limit: number }) {
+      const webhook = await findWebhook(ctx.db, input.webhook);
+      if (!webhook) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
+      return { webhookId: webhook.id, calls: await listCalls(ctx.db, webhook.id, input.limit) };
     },
   },
 } as const;

@@ -2,7 +2,10 @@
 // responses. Scopes, limits, their headers, every error and the units are documented here.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.js';
+import { INBOUND_MAX_BODY_BYTES } from '../../shared/inbound.js';
+import { RECORD_KINDS } from '../records/kinds.js';
 import { AccountSettingsPatch, DeviceSettingsPatch, DriverAssignmentInput, DriverInput, EventsQuery, GeofenceInput, ListQuery, RuleInput } from './metadata-schemas.js';
+import { RecordsQuery } from './record-schemas.js';
 import { AlertsQuery, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -30,6 +33,7 @@ const errors = (...statuses: number[]) =>
         409: error("Conflicts with the resource's state: the device's protocol has no such command, a geofence is used by a rule, a limit per account is reached, a driver's uniqueId is taken"),
         413: error('The body is too large'),
         415: error('Content-Type must be application/json'),
+        422: error('The Idempotency-Key was already used with a different body'),
         429: error('Rate limit exceeded', { 'Retry-After': { description: 'Seconds to wait (at least 1)', schema: { type: 'integer' } }, ...rateHeaders }),
         500: error('Internal error'),
         502: error('The tracking backend does not respond'),
@@ -48,6 +52,55 @@ function queryParams(schema: z.ZodObject) {
 const pathId = { name: 'id', in: 'path', required: true, description: 'Unit id', schema: { type: 'string' } };
 const ok = (description: string, schema: object) => ({ description, headers: rateHeaders, content: json(schema) });
 const pageOf = (id: string) => ({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref(id) }, nextCursor: { type: ['string', 'null'] } } });
+
+/** The input schema of an inbound action's body, as JSON Schema (extra fields allowed). */
+function bodySchema(schema: z.ZodType): object {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+const recordPaths = () =>
+  Object.fromEntries(
+    RECORD_KINDS.map((kind) => [
+      `/api/public/v1/${kind.path}`,
+      {
+        get: operation(`List ${kind.path.replace('-', ' ')} created by inbound webhooks, newest first`, 'read', '60/min', {
+          description: `Scope: \`read\`. Rate limit: 60/min per token. Records the account's \`${kind.action}\` inbound webhooks created, newest \`time\` first. Without \`limit\` at most 1000 are returned, with \`nextCursor\` when there are more.`,
+          parameters: queryParams(RecordsQuery),
+          responses: { 200: ok(kind.path, pageOf(String(kind.output.meta()?.id))), ...errors(400, 401, 403, 429, 500, 502) },
+        }),
+      },
+    ]),
+  );
+
+const inboundPath = () => ({
+  post: {
+    summary: "Inbound webhook: create a record in the webhook's account",
+    description: [
+      "Not a bearer-token endpoint: the webhook's secret travels in the query string. The action performed is the one the webhook was created with; the body is a JSON object of that action's fields (see docs/inbound.md), and fields beyond them are kept with the record.",
+      `Bodies over ${INBOUND_MAX_BODY_BYTES} bytes get 413. An unknown webhook and a wrong secret get the same 401. With an \`Idempotency-Key\`, the first response to the key is given again (with \`Idempotent-Replayed: true\`) for 24 hours and nothing new is created; the same key with a different body gets 422.`,
+      'Rate limits (defaults): 120 calls per minute per webhook; an address whose calls were refused with 401 more than 30 times in a minute is refused with 429 for the rest of that minute. Inbound calls emit no events.',
+    ].join('\n\n'),
+    security: [{ inboundSecret: [] }],
+    parameters: [
+      { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'Idempotency-Key', in: 'header', required: false, description: '1 to 255 printable ASCII characters', schema: { type: 'string', maxLength: 255 } },
+    ],
+    requestBody: {
+      required: true,
+      content: json({
+        oneOf: [...RECORD_KINDS.map((k) => bodySchema(k.input)), { type: 'object', description: 'log_only: any JSON object, stored as sent' }],
+      }),
+    },
+    responses: {
+      201: { description: 'Record created', content: json(ref('InboundAccepted')) },
+      202: { description: 'log_only: the call is stored', content: json(ref('InboundAccepted')) },
+      400: error('The body is not a JSON object, or a field is invalid; the message names it'),
+      401: error('Unknown webhook or wrong secret'),
+      ...errors(413, 415, 422, 429, 500, 502),
+    },
+  },
+});
 
 function operation(summary: string, scope: string, limit: string, extra: object) {
   return { summary, description: `Scope: \`${scope}\`. Rate limit: ${limit} per token.`, security: [{ bearer: [scope] }], ...extra };
@@ -112,7 +165,10 @@ export function openApiDocument(): object {
     },
     components: {
       schemas,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: read, write, commands' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: read, write, commands' },
+        inboundSecret: { type: 'apiKey', in: 'query', name: 'secret', description: "The inbound webhook's secret, shown once when it was created" },
+      },
     },
     security: [{ bearer: [] }],
     paths: {
@@ -189,6 +245,8 @@ export function openApiDocument(): object {
         get: read("The account's event settings", { responses: { 200: ok('Settings', ref('AccountSettings')), ...errors(401, 403, 429, 500, 502) } }),
         patch: write("Change the account's event settings", { requestBody: body('AccountSettingsPatch'), responses: { 200: ok('Settings', ref('AccountSettings')), ...errors(400, 401, 403, 413, 415, 429, 500, 502) } }),
       },
+      ...recordPaths(),
+      '/api/inbound/{webhookId}': inboundPath(),
     },
   };
 }

@@ -8,12 +8,13 @@ import { eventsRoutes } from './events.js';
 import { geofencesRoutes } from './geofences.js';
 import { locateRoutes } from './locate.js';
 import { positionsRoutes } from './positions.js';
+import { recordsRoutes } from './records.js';
 import { rulesRoutes } from './rules.js';
 import { settingsRoutes } from './settings.js';
 
 export function publicApi(ctx: TrackerContext): Router {
   const router = Router();
   router.use(devicesRoutes(ctx), positionsRoutes(ctx), alertsRoutes(ctx), locateRoutes(ctx), eventsRoutes(ctx));
-  router.use(geofencesRoutes(ctx), driversRoutes(ctx), rulesRoutes(ctx), settingsRoutes(ctx));
+  router.use(geofencesRoutes(ctx), driversRoutes(ctx), rulesRoutes(ctx), settingsRoutes(ctx), recordsRoutes(ctx));
   return router;
 }

@@ -6,7 +6,7 @@ export const MAX_RANGE_DAYS = 90;
 export const DEFAULT_RANGE_HOURS = 24;
 export const MAX_PAGE = 10_000;
 
-const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp (ends in Z)', example: '2026-11-21T09:30:00.000Z' });
+export const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp (ends in Z)', example: '2026-11-21T09:30:00.000Z' });
 
 export const LatLng = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).meta({ id: 'LatLng', description: 'Decimal degrees (WGS84)' });
 
