@@ -63,6 +63,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       docs: config.RATE_LIMIT_DOCS_PER_MINUTE,
       inbound: config.RATE_LIMIT_INBOUND_PER_MINUTE,
+      dashboard: config.RATE_LIMIT_DASHBOARD_PER_MINUTE,
     },
     redis,
     prefix: config.RATE_LIMIT_PREFIX,
