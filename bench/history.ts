@@ -2,6 +2,7 @@
 // on the machine's PostgreSQL; the full-range history through the real gateway and tracker, against
 // psql's COPY of the same rows as the physical limit. Also the devices list of a 10,000-device account.
 import { spawn } from 'node:child_process';
+import { parseConfig } from '../shared/config.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
 import { runCommand } from '../tracker/admin/commands.js';
 import { openDb } from '../tracker/storage/db.js';
@@ -55,7 +56,7 @@ export async function run(): Promise<void> {
     await migrate(db);
     await maintainPartitions(db, 365);
     const keys = benchKeys();
-    const ctx = { db, privateKey: keys.privateKey };
+    const ctx = { db, privateKey: keys.privateKey, config: parseConfig({}) };
     const account = ((await runCommand(ctx, 'accounts create', { name: 'Bench' })) as { id: string }).id;
     const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100009001', name: 'Busy' })) as { id: string }).id;
     const to = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);

@@ -5,6 +5,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
+import { startDashboardSweep } from './dashboard/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import { createTrackerApp } from './http/app.js';
 import { startIngest, type Ingest } from './ingest/index.js';
@@ -32,6 +33,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
+  const stopSweep = startDashboardSweep(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
@@ -46,6 +48,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     ingest,
     async close() {
       clearInterval(partitionTimer);
+      stopSweep();
       demo?.stop();
       await ingest.close();
       await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 // The repository layer against both engines: the machine's PostgreSQL and embedded PGlite.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
+import { parseConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { verifyToken } from '../../shared/tokens.js';
 import { runCommand, type AdminContext } from '../../tracker/admin/commands.js';
@@ -22,7 +23,7 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
   beforeAll(async () => {
     const t = await openTestDb(engine);
     close = t.close;
-    ctx = { db: t.db, privateKey };
+    ctx = { db: t.db, privateKey, config: parseConfig({}) };
     accountId = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
   });
   afterAll(() => close());

@@ -15,7 +15,9 @@ const USAGE = `usage: admin <command> [options] [--json]
   devices add --account ID --imei IMEI --name NAME [--plate PLATE]
   tokens create --account ID --scopes read,write,commands [--name NAME]
   tokens list --account ID
-  tokens revoke TOKEN_ID`;
+  tokens revoke TOKEN_ID
+  users create --account ID --email EMAIL      (prints a one-time link to set the password)
+  users reset-password --email EMAIL           (a new link; the previous one stops working)`;
 
 class UsageError extends Error {}
 
@@ -33,6 +35,7 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         imei: { type: 'string' },
         plate: { type: 'string' },
         scopes: { type: 'string' },
+        email: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -56,7 +59,7 @@ async function execute(config: Config, name: CommandName, args: Record<string, u
   }
   const db = await openStorage(config);
   try {
-    return await runCommand({ db, ...loadTrackerKeys(config) }, name, args);
+    return await runCommand({ db, config, ...loadTrackerKeys(config) }, name, args);
   } finally {
     await db.close();
   }

@@ -23,5 +23,8 @@ export function formatResult(name: CommandName, result: unknown): string {
     }
     case 'tokens revoke':
       return `Token ${r.id} revoked at ${date(r.revokedAt)}.\n`;
+    case 'users create':
+    case 'users reset-password':
+      return `${name === 'users create' ? 'Dashboard user' : 'New password link for'} ${r.id} (${r.email}, account ${r.accountId}).\nSend this link to the user to set the password; it works once, until ${date(r.expiresAt)}:\n${r.setPasswordUrl}\n`;
   }
 }

@@ -4,6 +4,7 @@ import { errorHandler, noStore, notFound, requestLogging } from '../../shared/ht
 import { adminRoute } from '../admin/route.js';
 import { docsRoutes } from '../api/docs.js';
 import { publicApi } from '../api/router.js';
+import { dashboardRoutes } from '../dashboard/router.js';
 import type { TrackerContext } from '../context.js';
 import { tokenStatusRoute } from '../tokens/route.js';
 import { gatewayAuth } from './gateway-auth.js';
@@ -19,6 +20,7 @@ export function createTrackerApp(ctx: TrackerContext): express.Express {
   app.use(adminRoute(ctx));
   app.use(tokenStatusRoute(ctx));
   app.use(publicApi(ctx));
+  app.use(dashboardRoutes(ctx));
   app.use(docsRoutes());
   app.use(notFound());
   app.use(errorHandler());
