@@ -76,9 +76,8 @@ export function requireSession(db: Db, settings: SessionSettings): RequestHandle
       if (cookie(req, SESSION_COOKIE) !== undefined) query.set('expired', '1');
       return res.redirect(303, `${BASE}/login${query.size ? `?${query}` : ''}`);
     }
-    if (req.method === 'POST' && !tokenMatches(req, session.csrfToken)) return next(STALE_FORM);
     res.locals.session = session;
-    next();
+    next(req.method === 'POST' && !tokenMatches(req, session.csrfToken) ? STALE_FORM : undefined);
   };
 }
 
