@@ -21,20 +21,23 @@ const localInput = (d: Date) => d.toISOString().slice(0, 16);
 const utcTime = (what: string) =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, `${what} must be a date and time such as 2026-11-21T09:30`)
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { message: `${what} must be a date and time such as 2026-11-21T09:30`, abort: true })
     .transform((v, issue) => {
       const t = new Date(`${v}Z`);
-      if (Number.isNaN(t.getTime())) {
+      // Date would roll 2026-02-31 over into March; a day that does not exist is refused instead.
+      if (Number.isNaN(t.getTime()) || t.toISOString().slice(0, 16) !== v.slice(0, 16)) {
         issue.addIssue({ code: 'custom', message: `${what} is not a real date` });
         return z.NEVER;
       }
       return t;
     });
 
-const Period = z
-  .object({ from: utcTime('start'), to: utcTime('end') })
-  .refine((p) => p.from <= p.to, { path: ['to'], message: 'end must not be before start' })
-  .refine((p) => p.to.getTime() - p.from.getTime() <= MAX_RANGE_DAYS * DAY_MS, { path: ['to'], message: `the period may span at most ${MAX_RANGE_DAYS} days` });
+const Period = z.object({ from: utcTime('start'), to: utcTime('end') }).superRefine((p, issue) => {
+  // Runs even when a field had a problem; then there is nothing to compare.
+  if (!(p.from instanceof Date) || !(p.to instanceof Date)) return;
+  if (p.from > p.to) issue.addIssue({ code: 'custom', path: ['to'], message: 'end must not be before start' });
+  else if (p.to.getTime() - p.from.getTime() > MAX_RANGE_DAYS * DAY_MS) issue.addIssue({ code: 'custom', path: ['to'], message: `the period may span at most ${MAX_RANGE_DAYS} days` });
+});
 
 export function trackPage(ctx: TrackerContext): Router {
   const router = Router();
