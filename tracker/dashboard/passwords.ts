@@ -41,8 +41,11 @@ const STORED = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9+/=]+)\$([A
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const m = STORED.exec(stored);
   if (!m) return false;
+  const [logN, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // Parameters outside these bounds were never written by hashPassword (and could exhaust memory).
+  if (logN < 10 || logN > 17 || r < 1 || r > 16 || p < 1 || p > 16) return false;
   const expected = Buffer.from(m[5]!, 'base64');
-  const key = await derive(password, Buffer.from(m[4]!, 'base64'), Number(m[1]), Number(m[2]), Number(m[3]));
+  const key = await derive(password, Buffer.from(m[4]!, 'base64'), logN, r, p);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
