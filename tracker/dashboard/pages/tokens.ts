@@ -100,7 +100,7 @@ export function tokensPages(ctx: TrackerContext): Router {
   router.get('/tokens', async (req, res) => {
     const revoked = typeof req.query.revoked === 'string' ? await findToken(ctx.db, req.query.revoked) : null;
     const mine = revoked && revoked.accountId === sessionOf(res).accountId ? revoked : null;
-    const message = mine ? notice('success', html`Token <strong>${mine.name}</strong> revoked. The API refuses it from now on.`) : null;
+    const message = mine ? notice('success', html`Token <strong>${mine.name}</strong> revoked. The API refuses it within a second.`) : null;
     res.send(await tokensPage(ctx, res, message, { values: {}, errors: {} }));
   });
 
