@@ -1,5 +1,7 @@
-// The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and,
-// later, the dashboard. Each validates its input with a schema and changes nothing on bad input.
+// The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and
+// the demo seed. Each validates its input with a schema and changes nothing on bad input; the rules
+// for a device's fields and the issuing of tokens live with devices/ and tokens/, where the
+// dashboard uses them too.
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../shared/config.js';

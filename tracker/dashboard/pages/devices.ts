@@ -17,11 +17,11 @@ const NewDevice = z.object({ imei, name: deviceName, plate: plate.default('') })
 
 export const deviceUrl = (id: string) => `${BASE}/devices/${encodeURIComponent(id)}`;
 
-export function statusBadge(status: Device['status']): Html {
+function statusBadge(status: Device['status']): Html {
   return html`<span class="badge badge-${status}">${status === 'online' ? 'Online' : 'Offline'}</span>`;
 }
 
-export function position(d: Device): Html {
+function position(d: Device): Html {
   if (d.lastLat === null || d.lastLng === null) return html`<span class="muted">no position yet</span>`;
   return html`<span class="coords">${d.lastLat.toFixed(5)}, ${d.lastLng.toFixed(5)}</span>`;
 }
