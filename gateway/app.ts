@@ -65,6 +65,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       docs: config.RATE_LIMIT_DOCS_PER_MINUTE,
       inbound: config.RATE_LIMIT_INBOUND_PER_MINUTE,
       inboundRefused: config.RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE,
+      dashboard: config.RATE_LIMIT_DASHBOARD_PER_MINUTE,
     },
     redis,
     prefix: config.RATE_LIMIT_PREFIX,

@@ -1,7 +1,7 @@
 // Rate limits: one fixed one-minute window per bucket of the route table, counted per token for
-// token routes, per client address for requests without a valid token and for the docs, and per
-// webhook id for inbound webhooks (after a per-address count of refused inbound calls). Counts
-// live in Redis when given (shared by every replica).
+// token routes, per client address for requests without a valid token, for the docs and for the
+// dashboard, and per webhook id for inbound webhooks (after a per-address count of refused inbound
+// calls). Counts live in Redis when given (shared by every replica).
 import type { RequestHandler, Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator, MemoryStore, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
@@ -54,6 +54,7 @@ const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   docs: byAddress,
   inbound: byRouteKey,
   inboundRefused: byAddress,
+  dashboard: byAddress,
 };
 
 /** The count keeps only refused calls: every other answer gives its hit back. */

@@ -7,11 +7,11 @@ import { INBOUND_MAX_BODY_BYTES } from '../shared/inbound.js';
 import type { Scope } from '../shared/scopes.js';
 
 /**
- * Where a request is counted. `read`/`write`/`commands` count per token; `docs` per client
- * address; `inbound` per webhook id (the `key` parameter of the route), after a per-address count
- * of refused inbound calls.
+ * Where a request is counted. `read`/`write`/`commands` count per token; `docs` and `dashboard` per
+ * client address; `inbound` per webhook id (the `key` parameter of the route), after a per-address
+ * count of refused inbound calls.
  */
-export type Bucket = 'read' | 'write' | 'commands' | 'docs' | 'inbound';
+export type Bucket = 'read' | 'write' | 'commands' | 'docs' | 'inbound' | 'dashboard';
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -27,6 +27,9 @@ export interface RouteSpec {
 }
 
 const V1 = '/api/public/v1';
+
+/** The account dashboard: HTML pages that carry a session cookie, never a bearer token. */
+const dashboard = (method: RouteSpec['method'], path: string): RouteSpec => ({ method, path: `/dashboard${path}`, bucket: 'dashboard' });
 
 export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: `${V1}/devices`, scope: 'read', bucket: 'read' },
@@ -67,6 +70,22 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/init.js', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/assets/{file}', bucket: 'docs' },
+  dashboard('GET', ''),
+  dashboard('GET', '/assets/{file}'),
+  dashboard('GET', '/login'),
+  dashboard('POST', '/login'),
+  dashboard('POST', '/logout'),
+  dashboard('GET', '/set-password'),
+  dashboard('POST', '/set-password'),
+  dashboard('GET', '/devices'),
+  dashboard('POST', '/devices'),
+  dashboard('GET', '/devices/{id}'),
+  dashboard('POST', '/devices/{id}'),
+  dashboard('GET', '/devices/{id}/track'),
+  dashboard('GET', '/alerts'),
+  dashboard('GET', '/tokens'),
+  dashboard('POST', '/tokens'),
+  dashboard('POST', '/tokens/{id}/revoke'),
 ];
 
 export interface RouteMatch {

@@ -41,6 +41,7 @@ const schema = z.object({
   RATE_LIMIT_DOCS_PER_MINUTE: perMinute.default(300),
   RATE_LIMIT_INBOUND_PER_MINUTE: perMinute.default(120),
   RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE: perMinute.default(30),
+  RATE_LIMIT_DASHBOARD_PER_MINUTE: perMinute.default(300),
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, 'letters, digits and : . _ - only').default('fleet:rl:'),
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
   TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
@@ -52,6 +53,12 @@ const schema = z.object({
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   CRC_STRICT: bool.default(false),
+  DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  DASHBOARD_PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  DASHBOARD_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  DASHBOARD_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(20),
+  DASHBOARD_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -5,6 +5,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
+import { startDashboardSweep } from './dashboard/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
@@ -37,6 +38,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
   const stopInboundMaintenance = await startInboundMaintenance(ctx);
+  const stopSweep = startDashboardSweep(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
@@ -54,6 +56,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     async close() {
       clearInterval(partitionTimer);
       stopInboundMaintenance();
+      stopSweep();
       demo?.stop();
       await ingest.close();
       await new Promise<void>((resolve) => {

@@ -174,6 +174,16 @@ describe('routes without a token', () => {
     expect((await request(g.app).get('/api-docs')).status).toBe(429);
     expect((await request(g.app).get(`${v1}/devices`)).status).toBe(401);
   });
+
+  it('count the dashboard per address, apart from the docs', async () => {
+    const g = gateway({ RATE_LIMIT_DASHBOARD_PER_MINUTE: '2', RATE_LIMIT_DOCS_PER_MINUTE: '5' });
+    expect((await request(g.app).get('/dashboard/login')).status).toBe(200);
+    expect((await request(g.app).get('/dashboard/devices')).status).toBe(200);
+    const res = await request(g.app).get('/dashboard/tokens');
+    expect(res.status).toBe(429);
+    expect(res.headers['ratelimit-policy']).toBe('"dashboard"; q=2; w=60');
+    expect((await request(g.app).get('/api-docs')).status).toBe(200);
+  });
 });
 
 describe('counts in Redis', () => {

@@ -147,6 +147,15 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     if (secret === undefined || req.query.secret !== secret) throw new ApiError('unauthorized', 'unknown webhook or wrong secret');
     res.json({ ok: true, bodyBytes: await bodyBytes(req), ...echo(req) });
   });
+  // The dashboard: a sign-in that answers with a cookie and a redirect, pages that echo what arrived.
+  app.post('/dashboard/login', async (req, res) => {
+    const body = await bodyBytes(req);
+    res.cookie('fleet_session', 'abc', { httpOnly: true, sameSite: 'lax', path: '/dashboard' }).set('X-Body-Bytes', String(body)).redirect(303, '/dashboard/devices');
+  });
+  app.get('/dashboard/{*page}', (req, res) => {
+    const h = req.headers;
+    res.json({ cookie: h.cookie ?? null, clientAddress: h['x-client-address'], clientProto: h['x-client-proto'], caller: callerOf(h) });
+  });
   app.get('/api-docs', (_req, res) => void res.type('html').send('<!doctype html><title>API</title>'));
   app.get('/api-docs/init.js', (_req, res) => void res.type('application/javascript').send('window.ui = {};'));
   app.get('/api-docs/assets/:file', (req, res) => void res.type('text/css').send(`/* ${req.params.file} */`));

@@ -32,7 +32,7 @@ test('three processes migrating one PostgreSQL database at once all succeed, onc
     expect(versions.size).toBe(1);
     const c = new pg.Client({ connectionString: t.url });
     await c.connect();
-    const applied = await c.query('SELECT version FROM schema_version WHERE version > 0 ORDER BY version');
+    const applied = await c.query<{ version: string }>('SELECT version FROM schema_version WHERE version > 0 ORDER BY version');
     await c.end();
     // Every migration file applied exactly once (numbers may have gaps), up to the newest.
     const files = readdirSync('tracker/storage/migrations').map((name) => Number(name.split('.')[0])).sort((a, b) => a - b);

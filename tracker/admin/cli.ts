@@ -20,7 +20,9 @@ const USAGE = `usage: admin <command> [options] [--json]
   inbound add --account ID --action ACTION [--name NAME]   (actions: ${INBOUND_ACTIONS.join(', ')})
   inbound list --account ID
   inbound remove WEBHOOK_ID
-  inbound calls WEBHOOK_ID [--limit N]`;
+  inbound calls WEBHOOK_ID [--limit N]
+  users create --account ID --email EMAIL      (prints a one-time link to set the password)
+  users reset-password --email EMAIL           (a new link; the previous one stops working)`;
 
 /** Commands that name their subject as a positional argument, and the argument's name. */
 const POSITIONAL: Partial<Record<CommandName, string>> = { 'tokens revoke': 'token', 'inbound remove': 'webhook', 'inbound calls': 'webhook' };
@@ -43,6 +45,7 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         scopes: { type: 'string' },
         action: { type: 'string' },
         limit: { type: 'string' },
+        email: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -43,6 +43,9 @@ export function formatResult(name: CommandName, result: unknown): string {
       if (calls.length === 0) return `No calls to ${r.webhookId}.\n`;
       return calls.map(formatCall).join('\n') + '\n';
     }
+    case 'users create':
+    case 'users reset-password':
+      return `${name === 'users create' ? 'Dashboard user' : 'New password link for'} ${r.id} (${r.email}, account ${r.accountId}).\nSend this link to the user to set the password; it works once, until ${date(r.expiresAt)}:\n${r.setPasswordUrl}\n`;
   }
 }
 

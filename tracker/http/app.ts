@@ -5,6 +5,7 @@ import { adminRoute } from '../admin/route.js';
 import { docsRoutes } from '../api/docs.js';
 import { publicApi } from '../api/router.js';
 import { inboundRoute } from '../inbound/route.js';
+import { dashboardRoutes } from '../dashboard/router.js';
 import type { TrackerContext } from '../context.js';
 import { tokenStatusRoute } from '../tokens/route.js';
 import { gatewayAuth } from './gateway-auth.js';
@@ -21,6 +22,7 @@ export function createTrackerApp(ctx: TrackerContext): express.Express {
   app.use(tokenStatusRoute(ctx));
   app.use(publicApi(ctx));
   app.use(inboundRoute(ctx));
+  app.use(dashboardRoutes(ctx));
   app.use(docsRoutes());
   app.use(notFound());
   app.use(errorHandler());
