@@ -17,8 +17,7 @@ import { createUser, email, findUserByEmail } from '../dashboard/users.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
-import { hashSecret, newSecret } from '../inbound/secret.js';
-import { deleteWebhook, findWebhook, insertWebhook, listWebhooks } from '../inbound/webhooks.js';
+import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/webhooks.js';
 import type { Db } from '../storage/db.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
@@ -49,8 +48,6 @@ const action = z
 const webhookId = (usage: string) => z.string({ error: `webhook id is required (${usage})` }).min(1, `webhook id is required (${usage})`);
 
 const LIMIT = 'limit (--limit) must be a whole number from 1 to 1000';
-
-const inboundUrl = (ctx: AdminContext, id: string) => `${ctx.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/inbound/${id}`;
 
 async function requireAccount(db: Db, id: string) {
   const account = await findAccount(db, id);
@@ -102,9 +99,8 @@ export const commands = {
     input: z.object({ account: accountId, action, name: requiredText('webhook name (--name)', 200).optional() }),
     async run(ctx: AdminContext, input: { account: string; action: InboundAction; name?: string | undefined }) {
       await requireAccount(ctx.db, input.account);
-      const secret = newSecret();
-      const w = await insertWebhook(ctx.db, { id: newId('inb'), accountId: input.account, name: input.name ?? input.action, action: input.action, secretHash: hashSecret(secret) });
-      return { id: w.id, accountId: w.accountId, name: w.name, action: w.action, url: inboundUrl(ctx, w.id), secret, createdAt: w.createdAt };
+      const { webhook: w, secret } = await createWebhook(ctx.db, { accountId: input.account, name: input.name ?? input.action, action: input.action });
+      return { id: w.id, accountId: w.accountId, name: w.name, action: w.action, url: inboundUrl(ctx.config.PUBLIC_BASE_URL, w.id), secret, createdAt: w.createdAt };
     },
   },
   'inbound list': {
@@ -112,7 +108,7 @@ export const commands = {
     async run(ctx: AdminContext, input: { account: string }) {
       await requireAccount(ctx.db, input.account);
       const webhooks = await listWebhooks(ctx.db, input.account);
-      return { webhooks: webhooks.map((w) => ({ ...w, url: inboundUrl(ctx, w.id) })) };
+      return { webhooks: webhooks.map((w) => ({ ...w, url: inboundUrl(ctx.config.PUBLIC_BASE_URL, w.id) })) };
     },
   },
   'inbound remove': {

@@ -1,14 +1,19 @@
 // Form markup with accessible errors: each field has a label, an optional hint, and its error tied
 // to it (aria-describedby, aria-invalid); a summary at the top links to every field in error.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { html, type Html } from './html.js';
 
 export type FormErrors = Record<string, string>;
 
+export interface Choice {
+  value: string;
+  label: string;
+}
+
 export interface FieldSpec {
   name: string;
   label: string;
-  type?: 'text' | 'email' | 'password' | 'number' | 'datetime-local';
+  type?: 'text' | 'email' | 'password' | 'number' | 'datetime-local' | 'select' | 'textarea';
   hint?: string;
   required?: boolean;
   autocomplete?: string;
@@ -18,9 +23,28 @@ export interface FieldSpec {
   min?: number;
   max?: number;
   step?: number | 'any';
+  /** For select fields, in order. */
+  choices?: readonly Choice[];
+  /** For textareas. */
+  rows?: number;
 }
 
 const fieldId = (name: string) => `field-${name}`;
+
+function control(spec: FieldSpec, id: string, value: string | undefined, described: string, error: string | undefined): Html {
+  const common = html`id="${id}" name="${spec.name}"${spec.required ? html` required` : ''}${spec.autocomplete ? html` autocomplete="${spec.autocomplete}"` : ''}${
+    described ? html` aria-describedby="${described}"` : ''
+  }${error ? html` aria-invalid="true"` : ''}`;
+  if (spec.type === 'select') {
+    return html`<select ${common}>${(spec.choices ?? []).map((c) => html`<option value="${c.value}"${c.value === (value ?? '') ? html` selected` : ''}>${c.label}</option>`)}</select>`;
+  }
+  if (spec.type === 'textarea') {
+    return html`<textarea ${common} rows="${spec.rows ?? 6}" spellcheck="false"${spec.maxlength ? html` maxlength="${spec.maxlength}"` : ''}>${value ?? ''}</textarea>`;
+  }
+  return html`<input ${common} type="${spec.type ?? 'text'}" value="${spec.type === 'password' ? '' : (value ?? '')}"${spec.inputmode ? html` inputmode="${spec.inputmode}"` : ''}${
+    spec.maxlength ? html` maxlength="${spec.maxlength}"` : ''
+  }${spec.min !== undefined ? html` min="${spec.min}"` : ''}${spec.max !== undefined ? html` max="${spec.max}"` : ''}${spec.step !== undefined ? html` step="${spec.step}"` : ''}>`;
+}
 
 export function field(spec: FieldSpec, value: string | undefined, error: string | undefined): Html {
   const id = fieldId(spec.name);
@@ -29,13 +53,7 @@ export function field(spec: FieldSpec, value: string | undefined, error: string 
   <label for="${id}">${spec.label}${spec.required ? '' : html` <span class="muted">(optional)</span>`}</label>
   ${spec.hint ? html`<p class="hint" id="${id}-hint">${spec.hint}</p>` : ''}
   ${error ? html`<p class="error-message" id="${id}-error"><span class="visually-hidden">Error: </span>${error}</p>` : ''}
-  <input id="${id}" name="${spec.name}" type="${spec.type ?? 'text'}" value="${spec.type === 'password' ? '' : (value ?? '')}"${spec.required ? html` required` : ''}${
-    spec.autocomplete ? html` autocomplete="${spec.autocomplete}"` : ''
-  }${spec.inputmode ? html` inputmode="${spec.inputmode}"` : ''}${spec.maxlength ? html` maxlength="${spec.maxlength}"` : ''}${
-    spec.min !== undefined ? html` min="${spec.min}"` : ''
-  }${spec.max !== undefined ? html` max="${spec.max}"` : ''}${spec.step !== undefined ? html` step="${spec.step}"` : ''}${
-    described ? html` aria-describedby="${described}"` : ''
-  }${error ? html` aria-invalid="true"` : ''}>
+  ${control(spec, id, value, described, error)}
 </div>`;
 }
 
@@ -68,3 +86,46 @@ export function formValues(body: unknown): Record<string, string> {
   }
   return out;
 }
+
+/** An issue of one of the API's schemas as the end of a sentence that starts with the field's name. */
+export function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_small' && issue.origin === 'number') return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}`;
+  if (issue.code === 'too_big' && issue.origin === 'number') return `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`;
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}`;
+  return issue.message;
+}
+
+/**
+ * A form field checked by `check` (a field schema of the API, so both refuse the same input),
+ * its messages starting with `label`.
+ */
+export function checkedBy<T>(label: string, check: z.ZodType<T>) {
+  return (value: unknown, ctx: z.core.$RefinementCtx<unknown>): T => {
+    const result = check.safeParse(value);
+    if (result.success) return result.data;
+    ctx.addIssue({ code: 'custom', message: `${label} ${issueText(result.error.issues[0]!)}` });
+    return z.NEVER;
+  };
+}
+
+/** A text field of a form: trimmed by `check` itself; a field the form left out is undefined. */
+export const formText = <T>(label: string, check: z.ZodType<T>) => z.string().optional().transform(checkedBy(label, check));
+
+/**
+ * A number field of a form: blank is null (clears the setting), a field the form left out is
+ * undefined (leaves it as it is), anything else must be a number that `check` accepts.
+ */
+export const formNumber = <T>(label: string, check: z.ZodType<T>) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): T | null | undefined => {
+      if (raw === undefined) return undefined;
+      const text = raw.trim();
+      if (text === '') return null;
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a number, such as 12.5` });
+        return z.NEVER;
+      }
+      return checkedBy(label, check)(Number(text), ctx);
+    });

@@ -7,11 +7,15 @@ import type { Session } from './sessions.js';
 
 export const BASE = '/dashboard';
 
-export type Section = 'devices' | 'alerts' | 'tokens';
+export type Section = 'devices' | 'alerts' | 'geofences' | 'drivers' | 'records' | 'inbound' | 'tokens';
 
 const NAV: readonly { section: Section; href: string; label: string }[] = [
   { section: 'devices', href: `${BASE}/devices`, label: 'Devices' },
   { section: 'alerts', href: `${BASE}/alerts`, label: 'Alerts' },
+  { section: 'geofences', href: `${BASE}/geofences`, label: 'Geofences' },
+  { section: 'drivers', href: `${BASE}/drivers`, label: 'Drivers' },
+  { section: 'records', href: `${BASE}/records`, label: 'Records' },
+  { section: 'inbound', href: `${BASE}/inbound`, label: 'Inbound webhooks' },
   { section: 'tokens', href: `${BASE}/tokens`, label: 'API tokens' },
 ];
 

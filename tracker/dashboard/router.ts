@@ -10,6 +10,10 @@ import { BASE, page } from './layout.js';
 import { alertsPage } from './pages/alerts.js';
 import { authPages } from './pages/auth.js';
 import { devicesPages } from './pages/devices.js';
+import { driversPages } from './pages/drivers.js';
+import { geofencesPages } from './pages/geofences.js';
+import { inboundPages } from './pages/inbound.js';
+import { recordsPages } from './pages/records.js';
 import { tokensPages } from './pages/tokens.js';
 import { trackPage } from './pages/track.js';
 import { checkOrigin, requireSession, securityHeaders, sessionOf } from './security.js';
@@ -44,6 +48,8 @@ export function dashboardRoutes(ctx: TrackerContext): Router {
   const pages = Router();
   pages.use(securityHeaders);
   pages.get('/assets/:file', serveAsset);
+  // A geofence's polygon may have up to 1000 corners; every other form fits in 16 KiB.
+  pages.use('/geofences', urlencoded({ extended: false, limit: '128kb', parameterLimit: 100 }));
   pages.use(urlencoded({ extended: false, limit: '16kb', parameterLimit: 100 }));
   pages.use(checkOrigin(ctx.config));
   pages.use(authPages(ctx));
@@ -53,7 +59,7 @@ export function dashboardRoutes(ctx: TrackerContext): Router {
     await endSession(ctx.db, req, res, sessionOf(res));
     res.redirect(303, `${BASE}/login?signed_out=1`);
   });
-  pages.use(devicesPages(ctx), trackPage(ctx), alertsPage(ctx), tokensPages(ctx));
+  pages.use(devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), inboundPages(ctx), tokensPages(ctx));
   pages.use((_req, _res, next) => next(new ApiError('not_found', 'There is no such page.')));
   pages.use(errorPages());
 

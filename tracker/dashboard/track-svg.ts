@@ -1,11 +1,15 @@
 // A track drawn as SVG without map tiles: positions are projected with Web Mercator (north up,
 // shapes true to life at any latitude), fitted into the picture, and shown as one polyline with
-// start and end markers and a scale bar in round metres or kilometres.
+// start and end markers and a scale bar in round metres or kilometres. Geofence drawings use the
+// same projection, scale bar and north arrow.
 import { html, type Html } from './html.js';
 
-export interface TrackPoint {
+export interface LatLng {
   lat: number;
   lng: number;
+}
+
+export interface TrackPoint extends LatLng {
   time: Date;
 }
 
@@ -26,7 +30,7 @@ export interface Projection {
   metresPerUnit: number;
 }
 
-export function project(track: readonly TrackPoint[], width = WIDTH, height = HEIGHT): Projection {
+export function project(track: readonly LatLng[], width = WIDTH, height = HEIGHT): Projection {
   const xs = track.map((p) => rad(p.lng));
   const ys = track.map((p) => mercatorY(p.lat));
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
@@ -55,16 +59,27 @@ export function distanceLabel(metres: number): string {
   return metres >= 1000 ? `${metres / 1000} km` : `${metres} m`;
 }
 
-const fmt = (n: number) => n.toFixed(1);
+export const fmt = (n: number) => n.toFixed(1);
+
+/** A bar of a round distance, about a quarter of the picture wide, in its bottom left corner. */
+export function scaleBar(metresPerUnit: number): Html {
+  const metres = roundDistance((WIDTH / 4) * metresPerUnit);
+  const barLength = metres / metresPerUnit;
+  const barY = HEIGHT - 14;
+  return html`<g class="track-scale">
+    <line x1="16" y1="${barY}" x2="${fmt(16 + barLength)}" y2="${barY}"/>
+    <line x1="16" y1="${barY - 5}" x2="16" y2="${barY + 5}"/>
+    <line x1="${fmt(16 + barLength)}" y1="${barY - 5}" x2="${fmt(16 + barLength)}" y2="${barY + 5}"/>
+    <text x="${fmt(16 + barLength / 2)}" y="${barY - 8}" text-anchor="middle">${distanceLabel(metres)}</text>
+  </g>
+  <text class="track-north" x="${WIDTH - 20}" y="28" text-anchor="middle">N ↑</text>`;
+}
 
 /** The SVG of a track of at least one point. `label` names it for assistive technology. */
 export function trackSvg(track: readonly TrackPoint[], label: string): Html {
   const { points, metresPerUnit } = project(track);
   const first = points[0]!;
   const last = points.at(-1)!;
-  const metres = roundDistance((WIDTH / 4) * metresPerUnit);
-  const barLength = metres / metresPerUnit;
-  const barY = HEIGHT - 14;
   const stamp = (p: TrackPoint) => `${p.time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return html`<svg class="track" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="track-title">
   <title id="track-title">${label}</title>
@@ -72,12 +87,6 @@ export function trackSvg(track: readonly TrackPoint[], label: string): Html {
   ${points.length > 1 ? html`<polyline class="track-line" points="${points.map((p) => `${fmt(p.x)},${fmt(p.y)}`).join(' ')}"/>` : ''}
   <circle class="track-start" cx="${fmt(first.x)}" cy="${fmt(first.y)}" r="7"><title>Start: ${stamp(track[0]!)}</title></circle>
   <rect class="track-end" x="${fmt(last.x - 6)}" y="${fmt(last.y - 6)}" width="12" height="12"><title>End: ${stamp(track.at(-1)!)}</title></rect>
-  <g class="track-scale">
-    <line x1="16" y1="${barY}" x2="${fmt(16 + barLength)}" y2="${barY}"/>
-    <line x1="16" y1="${barY - 5}" x2="16" y2="${barY + 5}"/>
-    <line x1="${fmt(16 + barLength)}" y1="${barY - 5}" x2="${fmt(16 + barLength)}" y2="${barY + 5}"/>
-    <text x="${fmt(16 + barLength / 2)}" y="${barY - 8}" text-anchor="middle">${distanceLabel(metres)}</text>
-  </g>
-  <text class="track-north" x="${WIDTH - 20}" y="28" text-anchor="middle">N ↑</text>
+  ${scaleBar(metresPerUnit)}
 </svg>`;
 }

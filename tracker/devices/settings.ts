@@ -41,20 +41,23 @@ export async function deviceSettings(db: Queryable, deviceId: string): Promise<D
 }
 
 export async function updateDeviceSettings(db: Db, deviceId: string, patch: DeviceSettingsPatch): Promise<DeviceSettings> {
-  return db.transaction(async (tx) => {
-    await tx.query('INSERT INTO device_settings (device_id) VALUES ($1) ON CONFLICT DO NOTHING', [deviceId]);
-    await tx.query('SELECT device_id FROM device_settings WHERE device_id = $1 FOR UPDATE', [deviceId]);
-    const current = await deviceSettings(tx, deviceId);
-    const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-    const next: DeviceSettings = { ...current, ...defined(patch), maintenance: { ...current.maintenance, ...defined(patch.maintenance ?? {}) } };
-    const maintenance = Object.fromEntries(Object.entries(next.maintenance).filter(([, v]) => v !== null));
-    await tx.query(
-      `UPDATE device_settings SET speed_limit_kmh = $2, fuel_tank_litres = $3, fuel_low_litres = $4, fuel_low_percent = $5, maintenance = $6, updated_at = now()
-       WHERE device_id = $1`,
-      [deviceId, next.speedLimitKmh, next.fuelTankLitres, next.fuelLowLitres, next.fuelLowPercent, JSON.stringify(maintenance)],
-    );
-    return next;
-  });
+  return db.transaction((tx) => writeDeviceSettings(tx, deviceId, patch));
+}
+
+/** updateDeviceSettings within the caller's transaction (the unit's row is locked until it ends). */
+export async function writeDeviceSettings(tx: Queryable, deviceId: string, patch: DeviceSettingsPatch): Promise<DeviceSettings> {
+  await tx.query('INSERT INTO device_settings (device_id) VALUES ($1) ON CONFLICT DO NOTHING', [deviceId]);
+  await tx.query('SELECT device_id FROM device_settings WHERE device_id = $1 FOR UPDATE', [deviceId]);
+  const current = await deviceSettings(tx, deviceId);
+  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const next: DeviceSettings = { ...current, ...defined(patch), maintenance: { ...current.maintenance, ...defined(patch.maintenance ?? {}) } };
+  const maintenance = Object.fromEntries(Object.entries(next.maintenance).filter(([, v]) => v !== null));
+  await tx.query(
+    `UPDATE device_settings SET speed_limit_kmh = $2, fuel_tank_litres = $3, fuel_low_litres = $4, fuel_low_percent = $5, maintenance = $6, updated_at = now()
+     WHERE device_id = $1`,
+    [deviceId, next.speedLimitKmh, next.fuelTankLitres, next.fuelLowLitres, next.fuelLowPercent, JSON.stringify(maintenance)],
+  );
+  return next;
 }
 
 export interface AccountSettings {

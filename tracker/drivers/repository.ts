@@ -119,12 +119,15 @@ export async function deviceDriver(db: Queryable, deviceId: string): Promise<str
  * null. The device must already be known to belong to the account; the driver is checked here.
  */
 export async function assignDriver(db: Db, accountId: string, deviceId: string, driverId: string | null): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (driverId !== null) {
-      const found = await tx.query('SELECT id FROM drivers WHERE account_id = $1 AND id = $2 FOR UPDATE', [accountId, driverId]);
-      if (found.length === 0) throw new ApiError('bad_request', `invalid body field "driverId": no driver ${driverId}`);
-      await tx.query('UPDATE devices SET driver_id = NULL WHERE driver_id = $1 AND id <> $2', [driverId, deviceId]);
-    }
-    await tx.query('UPDATE devices SET driver_id = $3 WHERE account_id = $1 AND id = $2', [accountId, deviceId, driverId]);
-  });
+  await db.transaction((tx) => writeDriverAssignment(tx, accountId, deviceId, driverId));
+}
+
+/** assignDriver within the caller's transaction. */
+export async function writeDriverAssignment(tx: Queryable, accountId: string, deviceId: string, driverId: string | null): Promise<void> {
+  if (driverId !== null) {
+    const found = await tx.query('SELECT id FROM drivers WHERE account_id = $1 AND id = $2 FOR UPDATE', [accountId, driverId]);
+    if (found.length === 0) throw new ApiError('bad_request', `invalid body field "driverId": no driver ${driverId}`);
+    await tx.query('UPDATE devices SET driver_id = NULL WHERE driver_id = $1 AND id <> $2', [driverId, deviceId]);
+  }
+  await tx.query('UPDATE devices SET driver_id = $3 WHERE account_id = $1 AND id = $2', [accountId, deviceId, driverId]);
 }

@@ -1,7 +1,9 @@
 // Inbound webhooks: each belongs to one account and has one action. The secret's hash is read only
 // to check a call; listings never carry it.
+import { newId } from '../../shared/ids.js';
 import type { InboundAction } from '../../shared/inbound.js';
 import type { Queryable } from '../storage/db.js';
+import { hashSecret, newSecret } from './secret.js';
 
 export interface InboundWebhook {
   id: string;
@@ -21,12 +23,19 @@ interface Row {
 
 const toWebhook = (r: Row): InboundWebhook => ({ id: r.id, accountId: r.account_id, name: r.name, action: r.action, createdAt: r.created_at });
 
-export async function insertWebhook(db: Queryable, w: { id: string; accountId: string; name: string; action: InboundAction; secretHash: Buffer }): Promise<InboundWebhook> {
+/** Creates a webhook with a new secret: the secret is returned this once and stored only as its hash. */
+export async function createWebhook(db: Queryable, w: { accountId: string; name: string; action: InboundAction }): Promise<{ webhook: InboundWebhook; secret: string }> {
+  const secret = newSecret();
   const rows = await db.query<Row>(
     'INSERT INTO inbound_webhooks (id, account_id, name, action, secret_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id, account_id, name, action, created_at',
-    [w.id, w.accountId, w.name, w.action, w.secretHash],
+    [newId('inb'), w.accountId, w.name, w.action, hashSecret(secret)],
   );
-  return toWebhook(rows[0]!);
+  return { webhook: toWebhook(rows[0]!), secret };
+}
+
+/** The address outside systems call (the secret goes in its `secret` query parameter). */
+export function inboundUrl(publicBaseUrl: string, id: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/api/inbound/${id}`;
 }
 
 /** The webhook a call names, with its secret's hash; null for an unknown id. */

@@ -1,6 +1,7 @@
 // Progressive extras for the dashboard. Every page works without this file: it adds a copy
-// button to secrets shown once, asks before destructive forms, and moves focus to a form's
-// error summary so keyboard and screen-reader users land on it.
+// button to secrets shown once, asks before destructive forms, shows only the part of a form
+// that the chosen option needs, and moves focus to a form's error summary so keyboard and
+// screen-reader users land on it.
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -26,6 +27,22 @@ document.addEventListener('DOMContentLoaded', () => {
     form.addEventListener('submit', (event) => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();
     });
+  }
+
+  // <fieldset data-choice="type"> holds radio buttons named "type"; parts of the same form marked
+  // data-choice-part="type=circle" are shown only while "circle" is chosen.
+  for (const group of document.querySelectorAll('fieldset[data-choice]')) {
+    const name = group.dataset.choice;
+    const form = group.closest('form');
+    const update = () => {
+      const chosen = form.querySelector(`input[name="${name}"]:checked`);
+      for (const part of form.querySelectorAll('[data-choice-part]')) {
+        const [partName, value] = part.dataset.choicePart.split('=');
+        if (partName === name) part.hidden = chosen !== null && chosen.value !== value;
+      }
+    };
+    group.addEventListener('change', update);
+    update();
   }
 
   const summary = document.querySelector('.error-summary');

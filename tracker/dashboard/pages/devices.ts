@@ -6,7 +6,7 @@ import { ApiError } from '../../../shared/errors.js';
 import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
-import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
+import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
@@ -74,7 +74,16 @@ export async function ownDevice(ctx: TrackerContext, res: Response, id: string):
   return device;
 }
 
-function devicePage(session: Session, device: Device, values: Record<string, string>, errors: FormErrors, message: Html | null): string {
+interface ShownSection {
+  legend: string;
+  fields: readonly FieldSpec[];
+}
+
+/** The edit form's sections with their fields, as this account's device shows them. */
+const shownSections = (ctx: TrackerContext, device: Device): Promise<ShownSection[]> =>
+  Promise.all(DEVICE_SECTIONS.map(async (s) => ({ legend: s.legend, fields: await s.fields(ctx.db, device) })));
+
+function devicePage(session: Session, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null): string {
   return page(
     { title: device.name, session, section: 'devices', notice: message, before: html`<p class="back"><a href="${BASE}/devices">← All devices</a></p>` },
     html`<dl class="facts">
@@ -92,7 +101,7 @@ function devicePage(session: Session, device: Device, values: Record<string, str
   ${errorSummary(errors)}
   <form method="post" action="${deviceUrl(device.id)}" class="form" novalidate>
     ${csrfInput(session)}
-    ${DEVICE_SECTIONS.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
+    ${sections.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
     <button type="submit" class="button">Save changes</button>
   </form>
 </section>`,
@@ -128,7 +137,7 @@ export function devicesPages(ctx: TrackerContext): Router {
   router.get('/devices/:id', async (req, res) => {
     const device = await ownDevice(ctx, res, req.params.id);
     const message = req.query.saved === '1' ? notice('success', 'Changes saved.') : null;
-    res.send(devicePage(sessionOf(res), device, await currentValues(ctx, device), {}, message));
+    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message));
   });
 
   router.post('/devices/:id', async (req, res) => {
@@ -136,7 +145,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const values = formValues(req.body);
     const results = DEVICE_SECTIONS.map((s) => s.parse(values));
     const errors: FormErrors = Object.assign({}, ...results.map((r) => (r.ok ? {} : errorsOf(r.error))));
-    if (Object.keys(errors).length > 0) return res.status(400).send(devicePage(sessionOf(res), device, values, errors, null));
+    if (Object.keys(errors).length > 0) return res.status(400).send(devicePage(sessionOf(res), device, await shownSections(ctx, device), values, errors, null));
     await ctx.db.transaction(async (tx) => {
       for (const r of results) if (r.ok) await r.save(tx, device);
     });

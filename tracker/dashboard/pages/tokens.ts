@@ -14,6 +14,7 @@ import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../f
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
+import { shownOnce } from '../shown-once.js';
 import type { Session } from '../sessions.js';
 
 const SCOPE_HELP: Record<Scope, string> = {
@@ -77,15 +78,7 @@ function createForm(session: Session, values: { name?: string; scopes?: string[]
 }
 
 function createdNotice(name: string, token: string): Html {
-  return notice(
-    'success',
-    html`<h2>Token “${name}” created</h2>
-<p><strong>Copy it now: it is shown only this once.</strong> It is not stored anywhere; if it is lost, revoke it and create another.</p>
-<div class="secret"><label for="new-token-value">Token</label>
-<textarea id="new-token-value" class="mono" rows="4" readonly spellcheck="false">${token}</textarea>
-<button type="button" class="button button-secondary" data-copy="new-token-value" hidden>Copy token</button>
-<span class="copy-status" role="status"></span></div>`,
-  );
+  return shownOnce(html`Token “${name}” created`, [{ id: 'new-token-value', label: 'Token', value: token, rows: 4 }], 'It is not stored anywhere; if it is lost, revoke it and create another.');
 }
 
 async function tokensPage(ctx: TrackerContext, res: Response, message: Html | null, form: { values: { name?: string; scopes?: string[] }; errors: FormErrors }): Promise<string> {
