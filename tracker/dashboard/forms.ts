@@ -87,10 +87,15 @@ export function formValues(body: unknown): Record<string, string> {
   return out;
 }
 
-/** An issue of one of the API's schemas as the end of a sentence that starts with the field's name. */
+/**
+ * An issue of one of the API's schemas as the end of a sentence that starts with the field's name:
+ * the API's own words, except zod's built-in range messages ("Too small: expected number to be
+ * >=-90"), which are said plainly.
+ */
 export function issueText(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_small' && issue.origin === 'number') return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}`;
-  if (issue.code === 'too_big' && issue.origin === 'number') return `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`;
+  const builtIn = /^Too (small|big):/.test(issue.message);
+  if (builtIn && issue.code === 'too_small') return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}`;
+  if (builtIn && issue.code === 'too_big') return `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`;
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}`;
   return issue.message;
 }
