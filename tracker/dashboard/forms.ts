@@ -46,11 +46,12 @@ function control(spec: FieldSpec, id: string, value: string | undefined, describ
   }${spec.min !== undefined ? html` min="${spec.min}"` : ''}${spec.max !== undefined ? html` max="${spec.max}"` : ''}${spec.step !== undefined ? html` step="${spec.step}"` : ''}>`;
 }
 
+/** A labelled field; fields not `required` are marked optional, except selects, which always hold a choice. */
 export function field(spec: FieldSpec, value: string | undefined, error: string | undefined): Html {
   const id = fieldId(spec.name);
   const described = [spec.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${error ? ' field-error' : ''}">
-  <label for="${id}">${spec.label}${spec.required ? '' : html` <span class="muted">(optional)</span>`}</label>
+  <label for="${id}">${spec.label}${spec.required || spec.type === 'select' ? '' : html` <span class="muted">(optional)</span>`}</label>
   ${spec.hint ? html`<p class="hint" id="${id}-hint">${spec.hint}</p>` : ''}
   ${error ? html`<p class="error-message" id="${id}-error"><span class="visually-hidden">Error: </span>${error}</p>` : ''}
   ${control(spec, id, value, described, error)}

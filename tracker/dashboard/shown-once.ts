@@ -8,6 +8,8 @@ export interface ShownSecret {
   /** The element id of its box. */
   id: string;
   label: string;
+  /** The copy button's text, e.g. "Copy token". */
+  copy: string;
   value: string;
   rows?: number;
 }
@@ -20,7 +22,7 @@ export function shownOnce(title: Html | string, secrets: readonly ShownSecret[],
 ${secrets.map(
   (s) => html`<div class="secret"><label for="${s.id}">${s.label}</label>
 <textarea id="${s.id}" class="mono" rows="${s.rows ?? 2}" readonly spellcheck="false">${s.value}</textarea>
-<button type="button" class="button button-secondary" data-copy="${s.id}" hidden>Copy ${s.label.toLowerCase()}</button>
+<button type="button" class="button button-secondary" data-copy="${s.id}" hidden>${s.copy}</button>
 <span class="copy-status" role="status"></span></div>`,
 )}`,
   );

@@ -66,18 +66,19 @@ function geofenceForm(session: Session, action: string, submit: string, { values
       ${radio('polygon', 'Polygon', 'Its corners, as “latitude,longitude” lines or as GeoJSON.')}
     </fieldset>
     <fieldset data-choice-part="type=circle">
-      <legend>Circle</legend>
-      ${field({ name: 'lat', label: 'Latitude of the centre', inputmode: 'decimal', autocomplete: 'off', maxlength: 30, hint: 'Decimal degrees, e.g. 52.520008' }, values.lat, errors.lat)}
-      ${field({ name: 'lng', label: 'Longitude of the centre', inputmode: 'decimal', autocomplete: 'off', maxlength: 30, hint: 'Decimal degrees, e.g. 13.404954' }, values.lng, errors.lng)}
-      ${field({ name: 'radius', label: 'Radius (metres)', inputmode: 'decimal', autocomplete: 'off', maxlength: 30 }, values.radius, errors.radius)}
+      <legend>Circle <span class="muted">(for a circle)</span></legend>
+      ${field({ name: 'lat', label: 'Latitude of the centre', required: true, inputmode: 'decimal', autocomplete: 'off', maxlength: 30, hint: 'Decimal degrees, e.g. 52.520008' }, values.lat, errors.lat)}
+      ${field({ name: 'lng', label: 'Longitude of the centre', required: true, inputmode: 'decimal', autocomplete: 'off', maxlength: 30, hint: 'Decimal degrees, e.g. 13.404954' }, values.lng, errors.lng)}
+      ${field({ name: 'radius', label: 'Radius (metres)', required: true, inputmode: 'decimal', autocomplete: 'off', maxlength: 30 }, values.radius, errors.radius)}
     </fieldset>
     <fieldset data-choice-part="type=polygon">
-      <legend>Polygon</legend>
+      <legend>Polygon <span class="muted">(for a polygon)</span></legend>
       ${field(
         {
           name: 'points',
           label: 'Corners',
           type: 'textarea',
+          required: true,
           rows: 8,
           maxlength: MAX_POINTS_TEXT,
           hint: 'One “latitude,longitude” per line, at least 3, in order around the area (it is closed for you); or paste a GeoJSON Polygon or a Feature holding one.',

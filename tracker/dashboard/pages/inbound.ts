@@ -92,9 +92,9 @@ function createdNotice(w: InboundWebhook, url: string, secret: string): Html {
   return shownOnce(
     html`Inbound webhook “${w.name}” created`,
     [
-      { id: 'new-inbound-url', label: 'URL', value: url },
-      { id: 'new-inbound-secret', label: 'Secret', value: secret },
-      { id: 'new-inbound-call', label: 'Address to call', value: call.toString(), rows: 3 },
+      { id: 'new-inbound-url', label: 'URL', copy: 'Copy URL', value: url, rows: 3 },
+      { id: 'new-inbound-secret', label: 'Secret', copy: 'Copy secret', value: secret },
+      { id: 'new-inbound-call', label: 'Address to call', copy: 'Copy address to call', value: call.toString(), rows: 4 },
     ],
     html`The secret is stored only as a hash: if it is lost, remove the webhook and create another. Callers POST JSON to the address to call (the URL with <span class="mono">?secret=</span>).`,
   );

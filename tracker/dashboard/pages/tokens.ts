@@ -78,7 +78,7 @@ function createForm(session: Session, values: { name?: string; scopes?: string[]
 }
 
 function createdNotice(name: string, token: string): Html {
-  return shownOnce(html`Token “${name}” created`, [{ id: 'new-token-value', label: 'Token', value: token, rows: 4 }], 'It is not stored anywhere; if it is lost, revoke it and create another.');
+  return shownOnce(html`Token “${name}” created`, [{ id: 'new-token-value', label: 'Token', copy: 'Copy token', value: token, rows: 4 }], 'It is not stored anywhere; if it is lost, revoke it and create another.');
 }
 
 async function tokensPage(ctx: TrackerContext, res: Response, message: Html | null, form: { values: { name?: string; scopes?: string[] }; errors: FormErrors }): Promise<string> {
