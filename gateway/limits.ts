@@ -27,6 +27,8 @@ export interface RateLimitOptions {
 export interface RateLimits {
   middleware: RequestHandler;
   health: StoreHealth;
+  /** Requests refused with 429 since start, by limit: read by the metrics at scrape time. */
+  rejected: Map<LimitName, number>;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   if (opts.onStoreError !== 'open' && opts.onStoreError !== 'closed') throw new Error('rateLimits: onStoreError must be open or closed');
 
   const health = new StoreHealth(opts.logger, opts.onStoreError);
+  const rejected = new Map<LimitName, number>((Object.keys(KEYS) as LimitName[]).map((name) => [name, 0]));
   const stores: Store[] = [];
   const sendCommand = opts.redis ? scriptSafeCommand(opts.redis) : null;
 
@@ -108,6 +111,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
         validate: { singleCount: false },
         logger: opts.logger,
         handler: (req, _res, next) => {
+          rejected.set(name, rejected.get(name)! + 1);
           const seconds = retryAfter(infoOf(req));
           next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
         },
@@ -130,6 +134,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   return {
     middleware: Object.defineProperty(middleware, 'name', { value: 'rateLimits' }),
     health,
+    rejected,
     async close() {
       await Promise.all(stores.map((s) => s.shutdown?.()));
     },

@@ -47,6 +47,10 @@ const schema = z.object({
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   CRC_STRICT: bool.default(false),
+  GATEWAY_METRICS_PORT: port.default(9464),
+  TRACKER_METRICS_PORT: port.default(9465),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
 });
 
 export type Config = z.infer<typeof schema>;

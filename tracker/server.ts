@@ -1,19 +1,25 @@
-// Starts and stops the tracker: storage, the internal HTTP server, the demo data.
+// Starts and stops the tracker: storage, the internal HTTP server, the device side, the demo data.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Config } from '../shared/config.js';
+import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import { createTrackerApp } from './http/app.js';
 import { startIngest, type Ingest } from './ingest/index.js';
+import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
+  /**
+   * Graceful stop within SHUTDOWN_TIMEOUT_SECONDS: no new connections on any port, API requests in
+   * flight answered, device frames received so far stored and ACKed, then the database closed.
+   */
   close(): Promise<void>;
 }
 
@@ -26,7 +32,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config);
-  const ctx: TrackerContext = { config, db, logger, ...loadTrackerKeys(config) };
+  const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
@@ -38,20 +44,17 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   const ingest = await startIngest(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
-  logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
   return {
     ctx,
     httpPort,
     ingest,
     async close() {
+      const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
       clearInterval(partitionTimer);
       demo?.stop();
-      await ingest.close();
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline)]);
+      if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
       await db.close();
     },
   };

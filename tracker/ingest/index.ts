@@ -1,6 +1,7 @@
 // The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
 // ingest, device sessions and command delivery, started and stopped together.
 import type { TrackerContext } from '../context.js';
+import { exposeIngest } from '../metrics.js';
 import { CommandDispatcher } from '../commands/dispatcher.js';
 import { PROTOCOLS } from '../protocols/registry.js';
 import { PositionBatcher } from './batcher.js';
@@ -15,14 +16,17 @@ const MAX_FRAME_BYTES = 64 * 1024;
 export interface Ingest {
   ports: Record<string, number>;
   deps: ConnectionDeps;
-  /** Graceful stop: no new connections, pending positions stored and ACKed, then sockets closed. */
-  close(): Promise<void>;
+  /**
+   * Graceful stop: no new connections; what each connection received is stored and ACKed, then it
+   * is ended; OsmAnd reports in flight are answered. Whatever is still open at the deadline is cut.
+   */
+  close(deadline: number): Promise<void>;
 }
 
 export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
   const { config, db, logger } = ctx;
   const sessions = new DeviceSessions(db, logger);
-  const dispatcher = new CommandDispatcher(db, sessions, logger);
+  const dispatcher = new CommandDispatcher(db, sessions, logger, ctx.metrics.commands);
   const deps: ConnectionDeps = {
     db,
     logger,
@@ -30,11 +34,13 @@ export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
     dispatcher,
     batcher: new PositionBatcher(db, logger),
     stats: new IngestStats(),
+    commandOutcomes: ctx.metrics.commands,
     crcStrict: config.CRC_STRICT,
     loginTimeoutMs: config.LOGIN_TIMEOUT_SECONDS * 1000,
     idleTimeoutMs: config.DEVICE_TIMEOUT_SECONDS * 1000,
     maxFrameBytes: MAX_FRAME_BYTES,
   };
+  exposeIngest(ctx.metrics.registry, deps);
   await dispatcher.start();
 
   const dedicated: [string, number][] = [['gt06', config.GT06_PORT], ['teltonika', config.TELTONIKA_PORT], ['h02', config.H02_PORT]];
@@ -48,12 +54,18 @@ export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
   return {
     ports: { ...servers.ports, osmand: osmand.port },
     deps,
-    async close() {
-      const stopped = servers.stopAccepting();
-      await deps.batcher.flush();
-      await new Promise((r) => setImmediate(r)); // let the released handlers write their ACKs
-      servers.closeSockets();
-      await Promise.all([stopped, osmand.close(), dispatcher.stop()]);
+    async close(deadline) {
+      const closed = servers.stopAccepting();
+      const osmandClosed = osmand.close(deadline);
+      void servers.drain();
+      // Devices close their side on our FIN; the deadline closes the rest.
+      const cut = setTimeout(() => servers.closeSockets(), Math.max(0, deadline - Date.now()));
+      await closed;
+      clearTimeout(cut);
+      await osmandClosed;
+      await deps.batcher.flush(); // positions of connections cut at the deadline: stored, never ACKed
+      await dispatcher.stop();
+      await sessions.settled(); // their offline records, before the database closes
     },
   };
 }
