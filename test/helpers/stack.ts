@@ -15,7 +15,7 @@ export interface Stack {
   trackerEnv: Record<string, string>;
   /** Settings of a gateway process in front of the tracker on that port. */
   gatewayEnv(trackerPort: number): Record<string, string>;
-  startTracker(env?: Record<string, string>): Promise<Service & { devicePorts: Record<string, number> }>;
+  startTracker(env?: Record<string, string>): Promise<Service & { devicePorts: Record<string, number>; metricsPort: number }>;
   account(name: string): Promise<string>;
   device(account: string, imei: string): Promise<string>;
   token(account: string, scopes: string): Promise<string>;
@@ -62,7 +62,7 @@ export async function createStack(): Promise<Stack> {
     async startTracker(env = {}) {
       const s = await startService('tracker/main.ts', { ...trackerEnv, ...env });
       const line = await s.waitForLog((l) => l.msg === 'tracker started');
-      return Object.assign(s, { devicePorts: line.devicePorts as Record<string, number> });
+      return Object.assign(s, { devicePorts: line.devicePorts as Record<string, number>, metricsPort: line.metricsPort as number });
     },
     account: async (name) => (await run('accounts create', { name })).id,
     device: async (account, imei) => (await run('devices add', { account, imei, name: imei })).id,
