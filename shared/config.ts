@@ -55,6 +55,9 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>;
 
+/** Every setting's name (the deployment files are checked against it). */
+export const SETTING_NAMES = Object.keys(schema.shape) as (keyof Config)[];
+
 /** Thrown for a bad setting; the message is the one line the operator sees. */
 export class ConfigError extends Error {}
 
