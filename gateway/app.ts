@@ -64,10 +64,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const limits = rateLimits({
     perMinute: {
       read: config.RATE_LIMIT_READ_PER_MINUTE,
+      write: config.RATE_LIMIT_WRITE_PER_MINUTE,
       commands: config.RATE_LIMIT_COMMANDS_PER_MINUTE,
       anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       docs: config.RATE_LIMIT_DOCS_PER_MINUTE,
       inbound: config.RATE_LIMIT_INBOUND_PER_MINUTE,
+      inboundRefused: config.RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE,
+      dashboard: config.RATE_LIMIT_DASHBOARD_PER_MINUTE,
     },
     redis,
     prefix: config.RATE_LIMIT_PREFIX,

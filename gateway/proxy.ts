@@ -70,6 +70,8 @@ export function forward(opts: ForwardOptions): RequestHandler {
     delete headers.authorization; // the tracker trusts the stated identity; the token stays here
     headers[INTERNAL_HEADERS.secret] = opts.gatewaySecret;
     headers['x-request-id'] = String(req.id);
+    headers[INTERNAL_HEADERS.clientAddress] = req.ip ?? '';
+    headers[INTERNAL_HEADERS.clientProto] = req.protocol;
     const caller = callerOf(res);
     if (caller) {
       headers[INTERNAL_HEADERS.accountId] = caller.accountId;

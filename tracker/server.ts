@@ -6,8 +6,11 @@ import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
+import { startDashboardSweep } from './dashboard/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
+import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
+import { startInboundMaintenance } from './inbound/maintenance.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
@@ -16,6 +19,8 @@ export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
+  /** Listeners handed every stored event in its transaction; add to it to receive events. */
+  onEvents: EventListener[];
   /**
    * Graceful stop within SHUTDOWN_TIMEOUT_SECONDS: no new connections on any port, API requests in
    * flight answered, device frames received so far stored and ACKed, then the database closed.
@@ -38,20 +43,26 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
+  const stopInboundMaintenance = await startInboundMaintenance(ctx);
+  const stopSweep = startDashboardSweep(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
-  const ingest = await startIngest(ctx);
+  const onEvents: EventListener[] = [];
+  const ingest = await startIngest(ctx, onEvents);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 
   return {
     ctx,
     httpPort,
     ingest,
+    onEvents,
     async close() {
       const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
       clearInterval(partitionTimer);
+      stopInboundMaintenance();
+      stopSweep();
       demo?.stop();
       const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline)]);
       if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');

@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: { build: string } };
 
 /** Every repository file the entry points import (type imports too: the build compiles them), and every package. */
 function importClosure(entries: string[]): { files: Set<string>; packages: Set<string> } {
@@ -69,6 +69,14 @@ describe.each(Object.entries(IMAGES))('the %s image', (service, image) => {
     expect(runtime!.lines).toContain('USER node');
     expect(text).toContain(`CMD ["node", "--enable-source-maps", "${image.cmd}"]`);
     expect(text).toContain(`CMD ["node", "dist/scripts/healthcheck.js", "${service}"]`);
+  });
+
+  test('builds as `npm run build` does, run-time files included', () => {
+    // The build script copies files read at run time (migrations, static files) next to the code.
+    const copiedByBuild = [...pkg.scripts.build.matchAll(/cp -r (\S+) /g)].map((m) => m[1]!);
+    expect(copiedByBuild.length).toBeGreaterThan(0);
+    if (copiedByBuild.some((f) => f.startsWith(`${service}/`))) expect(build!.lines).toContain('RUN npm run build');
+    else expect(build!.lines).toContain('RUN npx tsc -p tsconfig.build.json');
   });
 
   test('compiles every source its entry points import', () => {

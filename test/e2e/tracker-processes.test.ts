@@ -2,6 +2,7 @@
 // device connected to another within a second; and kill -9 loses no position a device was ACKed.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
+import { parseConfig } from '../../shared/config.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { runCommand, type AdminContext } from '../../tracker/admin/commands.js';
 import { openDb, type Db } from '../../tracker/storage/db.js';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   t = await createTestDatabase('postgres');
   db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
   await migrate(db);
-  const ctx: AdminContext = { db, privateKey };
+  const ctx: AdminContext = { db, privateKey, config: parseConfig({}) };
   account = ((await runCommand(ctx, 'accounts create', { name: 'Fleet' })) as { id: string }).id;
 });
 afterAll(async () => {
@@ -51,7 +52,7 @@ afterAll(async () => {
 });
 
 async function addDevice(imei: string): Promise<string> {
-  return ((await runCommand({ db, privateKey }, 'devices add', { account, imei, name: imei })) as { id: string }).id;
+  return ((await runCommand({ db, privateKey, config: parseConfig({}) }, 'devices add', { account, imei, name: imei })) as { id: string }).id;
 }
 
 describe('several tracker processes', () => {

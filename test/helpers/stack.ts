@@ -1,6 +1,7 @@
 // The production topology as real processes: a fresh PostgreSQL database with its keys, the
 // settings a tracker and a gateway process need, and the operator commands to fill it.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { parseConfig } from '../../shared/config.js';
 import { runCommand, type AdminContext } from '../../tracker/admin/commands.js';
 import { openDb } from '../../tracker/storage/db.js';
 import { migrate } from '../../tracker/storage/migrate.js';
@@ -29,7 +30,7 @@ export async function createStack(): Promise<Stack> {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const gatewaySecret = randomBytes(32).toString('base64url');
   const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  const admin: AdminContext = { db, privateKey };
+  const admin: AdminContext = { db, privateKey, config: parseConfig({}) };
   const trackerEnv = {
     DATABASE_URL: database.url!,
     DATA_DIR: database.dataDir,

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
+import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
 import { isCommandName, runCommand, type CommandName } from './commands.js';
 import { formatResult } from './format.js';
@@ -15,7 +16,16 @@ const USAGE = `usage: admin <command> [options] [--json]
   devices add --account ID --imei IMEI --name NAME [--plate PLATE]
   tokens create --account ID --scopes read,write,commands [--name NAME]
   tokens list --account ID
-  tokens revoke TOKEN_ID`;
+  tokens revoke TOKEN_ID
+  inbound add --account ID --action ACTION [--name NAME]   (actions: ${INBOUND_ACTIONS.join(', ')})
+  inbound list --account ID
+  inbound remove WEBHOOK_ID
+  inbound calls WEBHOOK_ID [--limit N]
+  users create --account ID --email EMAIL      (prints a one-time link to set the password)
+  users reset-password --email EMAIL           (a new link; the previous one stops working)`;
+
+/** Commands that name their subject as a positional argument, and the argument's name. */
+const POSITIONAL: Partial<Record<CommandName, string>> = { 'tokens revoke': 'token', 'inbound remove': 'webhook', 'inbound calls': 'webhook' };
 
 class UsageError extends Error {}
 
@@ -33,6 +43,9 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         imei: { type: 'string' },
         plate: { type: 'string' },
         scopes: { type: 'string' },
+        action: { type: 'string' },
+        limit: { type: 'string' },
+        email: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -44,9 +57,10 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
   const [group, verb, ...rest] = positionals;
   const name = `${group ?? ''} ${verb ?? ''}`;
   if (!isCommandName(name)) throw new UsageError(group ? `unknown command "${name.trim()}"` : '');
-  if (rest.length > (name === 'tokens revoke' ? 1 : 0)) throw new UsageError(`unexpected argument "${rest.at(-1)}"`);
+  const positional = POSITIONAL[name];
+  if (rest.length > (positional ? 1 : 0)) throw new UsageError(`unexpected argument "${rest.at(-1)}"`);
   const { json, help: _help, ...args } = values;
-  return { name, args: name === 'tokens revoke' ? { token: rest[0] } : args, json: json ?? false };
+  return { name, args: positional ? { ...args, [positional]: rest[0] } : args, json: json ?? false };
 }
 
 async function execute(config: Config, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
@@ -56,7 +70,7 @@ async function execute(config: Config, name: CommandName, args: Record<string, u
   }
   const db = await openStorage(config);
   try {
-    return await runCommand({ db, ...loadTrackerKeys(config) }, name, args);
+    return await runCommand({ db, config, ...loadTrackerKeys(config) }, name, args);
   } finally {
     await db.close();
   }

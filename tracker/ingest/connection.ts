@@ -6,6 +6,7 @@ import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei } from '../devices/repository.js';
+import type { DeviceReport } from '../events/engine.js';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
@@ -138,10 +139,11 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       deps.stats.countBadChecksum(deviceId);
       if (deps.crcStrict) return;
     }
-    if (result.positions.length > 0) {
+    const reports = alarmReport(deviceId, result.attributes);
+    if (result.positions.length > 0 || reports.length > 0) {
       deps.stats.positionsReceived += result.positions.length;
       const id = deviceId;
-      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })));
+      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })), reports);
     }
     if (result.commandReply !== undefined) {
       const p = result.positions[0];
@@ -182,4 +184,9 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       setTimeout(() => socket.destroy(), END_LINGER_MS).unref();
     },
   };
+}
+
+/** Of what a message without a fix says, only an alarm needs storing (its event, before the ACK). */
+export function alarmReport(deviceId: string, attributes: Record<string, unknown> | undefined): DeviceReport[] {
+  return attributes?.alarm !== undefined ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
 }

@@ -1,8 +1,11 @@
 // The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
-// ingest, device sessions and command delivery, started and stopped together.
+// ingest judged for events in its own transactions, device sessions and command delivery,
+// started and stopped together.
 import type { TrackerContext } from '../context.js';
 import { exposeIngest } from '../metrics.js';
 import { CommandDispatcher } from '../commands/dispatcher.js';
+import { EventEngine } from '../events/engine.js';
+import type { EventListener } from '../events/types.js';
 import { PROTOCOLS } from '../protocols/registry.js';
 import { PositionBatcher } from './batcher.js';
 import type { ConnectionDeps } from './connection.js';
@@ -23,16 +26,18 @@ export interface Ingest {
   close(deadline: number): Promise<void>;
 }
 
-export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
+/** `onEvents`: the listeners every stored event is handed to, in its transaction. */
+export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[] = []): Promise<Ingest> {
   const { config, db, logger } = ctx;
-  const sessions = new DeviceSessions(db, logger);
+  const events = new EventEngine(onEvents);
+  const sessions = new DeviceSessions(db, logger, events);
   const dispatcher = new CommandDispatcher(db, sessions, logger, ctx.metrics.commands);
   const deps: ConnectionDeps = {
     db,
     logger,
     sessions,
     dispatcher,
-    batcher: new PositionBatcher(db, logger),
+    batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports)),
     stats: new IngestStats(),
     commandOutcomes: ctx.metrics.commands,
     crcStrict: config.CRC_STRICT,
@@ -56,6 +61,7 @@ export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
     deps,
     async close(deadline) {
       const closed = servers.stopAccepting();
+      sessions.stop();
       const osmandClosed = osmand.close(deadline);
       void servers.drain();
       // Devices close their side on our FIN; the deadline closes the rest.

@@ -8,7 +8,7 @@ import { closeServer } from '../../shared/http.js';
 import { claimQueued, deliverOldestSent } from '../commands/repository.js';
 import { findDeviceByImei } from '../devices/repository.js';
 import { decodeOsmAnd } from '../protocols/osmand/index.js';
-import type { ConnectionDeps } from './connection.js';
+import { alarmReport, type ConnectionDeps } from './connection.js';
 import type { LiveConnection } from './sessions.js';
 
 const MAX_BODY = 64 * 1024;
@@ -89,7 +89,7 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
       return reply(404, 'unknown device');
     }
     deps.stats.positionsReceived += decoded.positions.length;
-    await deps.batcher.add(decoded.positions.map((position) => ({ deviceId: device.id, position })));
+    await deps.batcher.add(decoded.positions.map((position) => ({ deviceId: device.id, position })), alarmReport(device.id, decoded.attributes));
     seen(device.id);
     // The report after a command is the phone's answer to it.
     const p = decoded.positions[0];

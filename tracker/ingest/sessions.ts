@@ -1,5 +1,7 @@
-// Live device connections of this process, by device id, and the online/offline record they drive.
+// Live device connections of this process, by device id, and the online/offline record they drive:
+// each change is written with its device_online / device_offline event in one transaction.
 import type { Logger } from '../../shared/logger.js';
+import type { EventEngine } from '../events/engine.js';
 import type { Db } from '../storage/db.js';
 
 /** What the command dispatcher needs of a connection. */
@@ -14,11 +16,22 @@ export class DeviceSessions {
   private readonly live = new Map<string, LiveConnection>();
   private readonly listeners: ((deviceId: string) => void)[] = [];
   private readonly writing = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
+    private readonly events: EventEngine | null = null,
   ) {}
+
+  /**
+   * The tracker is stopping: connections it closes from now on are still recorded offline, but
+   * raise no device_offline events. The devices are not offline; they reconnect to the next
+   * process within seconds, and a restart must not open a warning alert for the whole fleet.
+   */
+  stop(): void {
+    this.stopping = true;
+  }
 
   get(deviceId: string): LiveConnection | undefined {
     return this.live.get(deviceId);
@@ -68,12 +81,16 @@ export class DeviceSessions {
   private async record(deviceId: string, status: 'online' | 'offline', protocol: string | null): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
-        const changed = await tx.query(
-          `UPDATE devices SET status = $2, status_since = now(), protocol = coalesce($3, protocol)
-           WHERE id = $1 AND (status <> $2 OR protocol IS DISTINCT FROM coalesce($3, protocol)) RETURNING status`,
+        const changed = await tx.query<{ was: string }>(
+          `WITH old AS (SELECT status FROM devices WHERE id = $1 FOR UPDATE)
+           UPDATE devices SET status = $2, status_since = now(), protocol = coalesce($3, protocol)
+           WHERE id = $1 AND (status <> $2 OR protocol IS DISTINCT FROM coalesce($3, protocol)) RETURNING (SELECT status FROM old) AS was`,
           [deviceId, status, protocol],
         );
-        if (changed.length > 0) await tx.query('INSERT INTO device_status_changes (device_id, status) VALUES ($1, $2)', [deviceId, status]);
+        if (changed.length === 0) return;
+        await tx.query('INSERT INTO device_status_changes (device_id, status) VALUES ($1, $2)', [deviceId, status]);
+        // A new connection of an online device on another protocol is not a status change.
+        if (changed[0]!.was !== status && !this.stopping) await this.events?.statusChanged(tx, deviceId, status);
       });
     } catch (err) {
       this.logger.error({ err, deviceId, status }, 'device status not recorded');
