@@ -2,10 +2,10 @@
 // ingest judged for events in its own transactions, device sessions and command delivery,
 // started and stopped together.
 import type { TrackerContext } from '../context.js';
-import { exposeIngest } from '../metrics.js';
 import { CommandDispatcher } from '../commands/dispatcher.js';
 import { EventEngine } from '../events/engine.js';
 import type { EventListener } from '../events/types.js';
+import { exposeIngest } from '../metrics.js';
 import { PROTOCOLS } from '../protocols/registry.js';
 import { PositionBatcher } from './batcher.js';
 import type { ConnectionDeps } from './connection.js';
