@@ -33,6 +33,8 @@ export interface RateLimitOptions {
 export interface RateLimits {
   middleware: RequestHandler;
   health: StoreHealth;
+  /** Requests refused with 429 since start, by limit: read by the metrics at scrape time. */
+  rejected: Map<LimitName, number>;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   if (opts.onStoreError !== 'open' && opts.onStoreError !== 'closed') throw new Error('rateLimits: onStoreError must be open or closed');
 
   const health = new StoreHealth(opts.logger, opts.onStoreError);
+  const rejected = new Map<LimitName, number>((Object.keys(KEYS) as LimitName[]).map((name) => [name, 0]));
   const stores: Store[] = [];
   const sendCommand = opts.redis ? scriptSafeCommand(opts.redis) : null;
 
@@ -121,6 +124,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
         ...(name === 'inboundRefused' ? COUNTS_ONLY_REFUSED : {}),
         logger: opts.logger,
         handler: (req, _res, next) => {
+          rejected.set(name, rejected.get(name)! + 1);
           const seconds = retryAfter(infoOf(req));
           next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
         },
@@ -149,6 +153,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   return {
     middleware: Object.defineProperty(middleware, 'name', { value: 'rateLimits' }),
     health,
+    rejected,
     async close() {
       await Promise.all(stores.map((s) => s.shutdown?.()));
     },

@@ -191,3 +191,8 @@ export function matchOf(res: Response): RouteMatch {
   if (!match) throw new Error('matchOf: dispatch did not run');
   return match;
 }
+
+/** The route template a request matched, for metrics labels; `unmatched` for 404s and 405s. */
+export function routeLabel(res: Response): string {
+  return (res.locals as DispatchLocals).match?.route.path ?? 'unmatched';
+}

@@ -59,9 +59,16 @@ const schema = z.object({
   DASHBOARD_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   DASHBOARD_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(20),
   DASHBOARD_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  GATEWAY_METRICS_PORT: port.default(9464),
+  TRACKER_METRICS_PORT: port.default(9465),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** Every setting's name (the deployment files are checked against it). */
+export const SETTING_NAMES = Object.keys(schema.shape) as (keyof Config)[];
 
 /** Thrown for a bad setting; the message is the one line the operator sees. */
 export class ConfigError extends Error {}

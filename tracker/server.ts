@@ -1,7 +1,8 @@
-// Starts and stops the tracker: storage, the internal HTTP server, the demo data.
+// Starts and stops the tracker: storage, the internal HTTP server, the device side, the demo data.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Config } from '../shared/config.js';
+import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
@@ -11,6 +12,7 @@ import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
 import { startInboundMaintenance } from './inbound/maintenance.js';
 import { startIngest, type Ingest } from './ingest/index.js';
+import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
 
 export interface RunningTracker {
@@ -19,6 +21,10 @@ export interface RunningTracker {
   ingest: Ingest;
   /** Listeners handed every stored event in its transaction; add to it to receive events. */
   onEvents: EventListener[];
+  /**
+   * Graceful stop within SHUTDOWN_TIMEOUT_SECONDS: no new connections on any port, API requests in
+   * flight answered, device frames received so far stored and ACKed, then the database closed.
+   */
   close(): Promise<void>;
 }
 
@@ -31,7 +37,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config);
-  const ctx: TrackerContext = { config, db, logger, ...loadTrackerKeys(config) };
+  const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
@@ -46,7 +52,6 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   const onEvents: EventListener[] = [];
   const ingest = await startIngest(ctx, onEvents);
   const demo = await startDemoTraffic(ctx, ingest.ports);
-  logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
   return {
     ctx,
@@ -54,15 +59,13 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     ingest,
     onEvents,
     async close() {
+      const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
       clearInterval(partitionTimer);
       stopInboundMaintenance();
       stopSweep();
       demo?.stop();
-      await ingest.close();
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline)]);
+      if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
       await db.close();
     },
   };

@@ -63,6 +63,7 @@ export async function startStandInTracker(): Promise<StandInTracker> {
 
   const app = express();
   app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' })); // open, as on the tracker
   app.use(gatewayAuth(gatewaySecret));
   app.get('/internal/tokens/:id', (req, res) => {
     const t = tokens.get(req.params.id);

@@ -15,6 +15,7 @@ export interface LiveConnection {
 export class DeviceSessions {
   private readonly live = new Map<string, LiveConnection>();
   private readonly listeners: ((deviceId: string) => void)[] = [];
+  private readonly writing = new Set<Promise<void>>();
   private stopping = false;
 
   constructor(
@@ -40,6 +41,13 @@ export class DeviceSessions {
     return this.live.size;
   }
 
+  /** Devices online here, by protocol. */
+  byProtocol(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const conn of this.live.values()) counts.set(conn.protocol, (counts.get(conn.protocol) ?? 0) + 1);
+    return counts;
+  }
+
   /** Called for every device that comes online here (the dispatcher sends its queued commands). */
   onOnline(listener: (deviceId: string) => void): void {
     this.listeners.push(listener);
@@ -50,14 +58,24 @@ export class DeviceSessions {
     const previous = this.live.get(deviceId);
     this.live.set(deviceId, conn);
     if (previous && previous !== conn) previous.close();
-    await this.record(deviceId, 'online', protocol);
+    await this.tracked(this.record(deviceId, 'online', protocol));
     for (const l of this.listeners) l(deviceId);
   }
 
   async detach(deviceId: string, conn: LiveConnection): Promise<void> {
     if (this.live.get(deviceId) !== conn) return; // replaced by a newer connection: still online
     this.live.delete(deviceId);
-    await this.record(deviceId, 'offline', null);
+    await this.tracked(this.record(deviceId, 'offline', null));
+  }
+
+  /** Resolves once every online/offline record under way is written (before the database closes). */
+  async settled(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all(this.writing);
+  }
+
+  private tracked(write: Promise<void>): Promise<void> {
+    this.writing.add(write);
+    return write.finally(() => this.writing.delete(write));
   }
 
   private async record(deviceId: string, status: 'online' | 'offline', protocol: string | null): Promise<void> {
