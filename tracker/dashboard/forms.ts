@@ -117,6 +117,9 @@ export function checkedBy<T>(label: string, check: z.ZodType<T>) {
 /** A text field of a form: trimmed by `check` itself; a field the form left out is undefined. */
 export const formText = <T>(label: string, check: z.ZodType<T>) => z.string().optional().transform(checkedBy(label, check));
 
+/** A number as typed in a form: decimal point, optional sign and exponent (no thousands separators). */
+export const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
 /**
  * A number field of a form: blank is null (clears the setting), a field the form left out is
  * undefined (leaves it as it is), anything else must be a number that `check` accepts.
@@ -129,7 +132,7 @@ export const formNumber = <T>(label: string, check: z.ZodType<T>) =>
       if (raw === undefined) return undefined;
       const text = raw.trim();
       if (text === '') return null;
-      if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) {
+      if (!DECIMAL.test(text)) {
         ctx.addIssue({ code: 'custom', message: `${label} must be a number, such as 12.5` });
         return z.NEVER;
       }

@@ -6,13 +6,12 @@ import { GeofenceInput as GeofenceInputSchema } from '../api/metadata-schemas.js
 import type { Geofence, GeofenceInput } from '../geofences/repository.js';
 import type { z } from 'zod';
 import { CircleShape, MAX_POLYGON_POINTS } from '../geofences/shape.js';
-import { issueText, type FormErrors } from './forms.js';
+import { DECIMAL, issueText, type FormErrors } from './forms.js';
 import type { LatLng } from './track-svg.js';
 
 /** Enough for MAX_POLYGON_POINTS points with many decimals, as lines or as GeoJSON. */
 export const MAX_POINTS_TEXT = 100_000;
 
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)$/;
 const LINE = /^([-+]?(?:\d+\.?\d*|\.\d+))\s*[,;\s]\s*([-+]?(?:\d+\.?\d*|\.\d+))$/;
 
 type Result<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -21,7 +20,7 @@ type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 function numberIn(text: string | undefined, what: string, check: z.ZodType<number>): Result<number> {
   const t = (text ?? '').trim();
   if (t === '') return { ok: false, message: `${what} is required` };
-  if (!NUMBER.test(t)) return { ok: false, message: `${what} must be a number, such as 52.52` };
+  if (!DECIMAL.test(t)) return { ok: false, message: `${what} must be a number, such as 52.52` };
   const checked = check.safeParse(Number(t));
   return checked.success ? { ok: true, value: checked.data } : { ok: false, message: `${what} ${issueText(checked.error.issues[0]!)}` };
 }
