@@ -1,4 +1,4 @@
-// Starts and stops the tracker: storage, the internal HTTP server, the demo data.
+// Starts and stops the tracker: storage, the internal HTTP server, ingest, webhook delivery, the demo data.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Config } from '../shared/config.js';
@@ -9,11 +9,13 @@ import { seedDemo, startDemoTraffic } from './demo.js';
 import { createTrackerApp } from './http/app.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { maintainPartitions } from './storage/partitions.js';
+import { startWebhooks, type Webhooks } from './webhooks/index.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
+  webhooks: Webhooks;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   const ingest = await startIngest(ctx);
+  const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
   logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
@@ -44,10 +47,12 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
     ctx,
     httpPort,
     ingest,
+    webhooks,
     async close() {
       clearInterval(partitionTimer);
       demo?.stop();
       await ingest.close();
+      await webhooks.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeIdleConnections();

@@ -15,7 +15,20 @@ const USAGE = `usage: admin <command> [options] [--json]
   devices add --account ID --imei IMEI --name NAME [--plate PLATE]
   tokens create --account ID --scopes read,write,commands [--name NAME]
   tokens list --account ID
-  tokens revoke TOKEN_ID`;
+  tokens revoke TOKEN_ID
+  webhooks add --account ID --url URL [--events all|e1,e2] [--format auto|standard|slack|discord|teams|googlechat]
+  webhooks list --account ID
+  webhooks remove|enable|test WEBHOOK_ID
+  webhooks deliveries WEBHOOK_ID [--limit N]`;
+
+/** Commands that take one id as an argument, and the input it becomes. */
+const POSITIONAL: Partial<Record<CommandName, string>> = {
+  'tokens revoke': 'token',
+  'webhooks remove': 'webhook',
+  'webhooks enable': 'webhook',
+  'webhooks test': 'webhook',
+  'webhooks deliveries': 'webhook',
+};
 
 class UsageError extends Error {}
 
@@ -33,6 +46,10 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         imei: { type: 'string' },
         plate: { type: 'string' },
         scopes: { type: 'string' },
+        url: { type: 'string' },
+        events: { type: 'string' },
+        format: { type: 'string' },
+        limit: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -44,9 +61,10 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
   const [group, verb, ...rest] = positionals;
   const name = `${group ?? ''} ${verb ?? ''}`;
   if (!isCommandName(name)) throw new UsageError(group ? `unknown command "${name.trim()}"` : '');
-  if (rest.length > (name === 'tokens revoke' ? 1 : 0)) throw new UsageError(`unexpected argument "${rest.at(-1)}"`);
+  const positional = POSITIONAL[name];
+  if (rest.length > (positional ? 1 : 0)) throw new UsageError(`unexpected argument "${rest.at(-1)}"`);
   const { json, help: _help, ...args } = values;
-  return { name, args: name === 'tokens revoke' ? { token: rest[0] } : args, json: json ?? false };
+  return { name, args: positional ? { ...args, [positional]: rest[0] } : args, json: json ?? false };
 }
 
 async function execute(config: Config, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
@@ -56,7 +74,7 @@ async function execute(config: Config, name: CommandName, args: Record<string, u
   }
   const db = await openStorage(config);
   try {
-    return await runCommand({ db, ...loadTrackerKeys(config) }, name, args);
+    return await runCommand({ db, config, ...loadTrackerKeys(config) }, name, args);
   } finally {
     await db.close();
   }

@@ -1,25 +1,27 @@
 // The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and,
 // later, the dashboard. Each validates its input with a schema and changes nothing on bad input.
 import type { KeyObject } from 'node:crypto';
+import type { Config } from '../../shared/config.js';
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/db-errors.js';
 import { newId } from '../../shared/ids.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { signToken } from '../../shared/tokens.js';
-import { createAccount, findAccount } from '../accounts/repository.js';
+import { createAccount } from '../accounts/repository.js';
 import { addDevice } from '../devices/repository.js';
 import type { Db } from '../storage/db.js';
 import { insertToken, listTokens, revokeToken } from '../tokens/repository.js';
+import { webhookCommands } from '../webhooks/commands.js';
+import { accountId, requireAccount, text } from './inputs.js';
 
 export interface AdminContext {
   db: Db;
   privateKey: KeyObject;
+  /** Settings the webhook commands obey (http and private targets); the strict defaults without. */
+  config?: Config;
 }
 
-const text = (what: string, max: number) =>
-  z.string({ error: `${what} is required` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must be at most ${max} characters`);
-const accountId = z.string({ error: 'account is required (--account ID)' }).min(1, 'account is required (--account ID)');
 const imei = z
   .string({ error: 'device identifier is required (--imei)' })
   .regex(/^[0-9]{5,20}$/, 'device identifier (--imei) must be 5 to 20 digits');
@@ -34,12 +36,6 @@ const scopes = z
     }
     return list as Scope[];
   });
-
-async function requireAccount(db: Db, id: string) {
-  const account = await findAccount(db, id);
-  if (!account) throw new ApiError('not_found', `no account ${id}`);
-  return account;
-}
 
 export const commands = {
   'accounts create': {
@@ -88,6 +84,7 @@ export const commands = {
       return { id: record.id, revokedAt: record.revokedAt };
     },
   },
+  ...webhookCommands,
 } as const;
 
 export type CommandName = keyof typeof commands;

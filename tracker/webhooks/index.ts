@@ -1,0 +1,34 @@
+// Outbound webhooks in a running tracker: the delivery worker, with its sender, started and
+// stopped with the process. (Deliveries are enqueued by enqueueDeliveries in outbox.ts, an event
+// listener run in the transaction that stores the events.)
+import type { TrackerContext } from '../context.js';
+import { WebhookSender } from './sender.js';
+import { WebhookWorker } from './worker.js';
+
+export interface Webhooks {
+  worker: WebhookWorker;
+  close(): Promise<void>;
+}
+
+export function webhookSender(config: TrackerContext['config']): WebhookSender {
+  return new WebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+}
+
+export async function startWebhooks(ctx: TrackerContext): Promise<Webhooks> {
+  const { config } = ctx;
+  const sender = webhookSender(config);
+  const worker = new WebhookWorker(ctx.db, sender, ctx.logger, {
+    retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+  });
+  await worker.start();
+  return {
+    worker,
+    async close() {
+      await worker.stop();
+      sender.close();
+    },
+  };
+}

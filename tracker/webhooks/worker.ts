@@ -1,0 +1,145 @@
+// Delivers the outbox. Every tracker process runs one worker; they share the rows through
+// claims (FOR UPDATE SKIP LOCKED and a lease), are woken by NOTIFY when events are stored, and poll
+// for retries that fall due. Attempts run concurrently, at most a quarter of the slots for one
+// endpoint so a slow receiver cannot hold up the others; their outcomes are written in batches.
+import type { Logger } from '../../shared/logger.js';
+import type { Db } from '../storage/db.js';
+import { claimDue, messageId, purgeFinished, recordOutcomes, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
+import { DELIVERIES_CHANNEL } from './endpoints.js';
+import { bodyFormat, renderBody } from './formats/index.js';
+import type { SendResult, WebhookSender } from './sender.js';
+import { signatureHeaders } from './signing.js';
+
+export interface WorkerOptions extends RetryPolicy {
+  /** Attempts in flight in this process. */
+  concurrency: number;
+  retentionDays: number;
+}
+
+const POLL_MS = 1000;
+/** How long a claimed row is ours: the 15 s request timeout with a wide margin. */
+const LEASE_MS = 60_000;
+const FLUSH_MS = 10;
+const FLUSH_ROWS = 500;
+const PURGE_EVERY_MS = 3_600_000;
+
+export class WebhookWorker {
+  private active = 0;
+  private readonly perEndpoint = new Map<string, number>();
+  private claiming: Promise<void> | null = null;
+  private again = false;
+  private stopping = false;
+  private outcomes: Outcome[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private idle: (() => void)[] = [];
+  private timers: NodeJS.Timeout[] = [];
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly sender: WebhookSender,
+    private readonly logger: Logger,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  private get endpointShare(): number {
+    return Math.max(1, Math.ceil(this.options.concurrency / 4));
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.db.listen(DELIVERIES_CHANNEL, () => this.kick());
+    this.timers.push(setInterval(() => this.kick(), POLL_MS).unref());
+    const purge = () => purgeFinished(this.db, this.options.retentionDays).catch((err: unknown) => this.logger.error({ err }, 'webhook log purge failed'));
+    this.timers.push(setInterval(purge, PURGE_EVERY_MS).unref());
+    this.kick();
+  }
+
+  /** Looks for due deliveries now (or once the current look ends). */
+  kick(): void {
+    if (this.stopping) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.claiming = this.claimWhileFree().finally(() => {
+      this.claiming = null;
+      if (this.again) this.kick();
+    });
+  }
+
+  private async claimWhileFree(): Promise<void> {
+    try {
+      for (;;) {
+        this.again = false;
+        const free = this.options.concurrency - this.active;
+        if (free <= 0 || this.stopping) return;
+        const share = this.endpointShare;
+        const skipEndpoints = [...this.perEndpoint].filter(([, n]) => n >= share).map(([id]) => id);
+        const batch = await claimDue(this.db, { limit: free, perEndpoint: share, skipEndpoints, leaseMs: LEASE_MS });
+        for (const d of batch) this.deliver(d);
+        if (batch.length < free && !this.again) return;
+      }
+    } catch (err) {
+      this.logger.error({ err }, 'webhook claim failed');
+    }
+  }
+
+  private deliver(d: ClaimedDelivery): void {
+    this.active++;
+    this.perEndpoint.set(d.endpointId, (this.perEndpoint.get(d.endpointId) ?? 0) + 1);
+    const attemptedAt = new Date();
+    void this.attempt(d)
+      .then((result) => {
+        if (!result.ok) this.logger.info({ endpointId: d.endpointId, deliveryId: d.id, attempt: d.attempts + 1, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
+        this.outcomes.push({ delivery: d, result, attemptedAt });
+        if (this.outcomes.length >= FLUSH_ROWS) void this.flush();
+        else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+      })
+      .finally(() => {
+        this.active--;
+        const left = this.perEndpoint.get(d.endpointId)! - 1;
+        if (left === 0) this.perEndpoint.delete(d.endpointId);
+        else this.perEndpoint.set(d.endpointId, left);
+        if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
+        this.kick();
+      });
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<SendResult> {
+    try {
+      const body = renderBody(bodyFormat(d.format, d.url), d.payload);
+      return await this.sender.send(d.url, body, signatureHeaders(d.secret, messageId(d.id), body));
+    } catch (err) {
+      this.logger.error({ err, deliveryId: d.id }, 'webhook attempt could not be made');
+      return { ok: false, statusCode: null, error: 'internal error while sending', retryAfter: null, durationMs: 0 };
+    }
+  }
+
+  /** Writes the outcomes gathered so far; a failed write leaves the rows to be tried again. */
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batch = this.outcomes;
+    if (batch.length === 0) return this.flushing;
+    this.outcomes = [];
+    this.flushing = this.flushing.then(async () => {
+      try {
+        for (const d of await recordOutcomes(this.db, batch, this.options)) this.logger.warn(d, 'webhook endpoint disabled');
+      } catch (err) {
+        this.logger.error({ err, outcomes: batch.length }, 'webhook outcomes not recorded; those deliveries will be tried again');
+      }
+    });
+    return this.flushing;
+  }
+
+  /** Stops claiming, lets the attempts in flight finish (at most the request timeout) and records them. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.unlisten?.();
+    await this.claiming;
+    if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    await this.flush();
+  }
+}
