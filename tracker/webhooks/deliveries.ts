@@ -25,25 +25,31 @@ export const messageId = (deliveryId: number) => `msg_${deliveryId}`;
 
 export interface ClaimOptions {
   limit: number;
-  /** At most this many due rows of one endpoint per claim. */
+  /** At most this many rows of one endpoint held by this worker… */
   perEndpoint: number;
-  /** Endpoints to leave alone this time (their share of this process is in flight). */
-  skipEndpoints: string[];
+  /** …counting those it holds already. */
+  held: Map<string, number>;
   leaseMs: number;
 }
 
-/** Takes due deliveries of enabled, unpaused endpoints, oldest first, for leaseMs. */
+/**
+ * Takes due deliveries for leaseMs, oldest first, topping each enabled, unpaused endpoint up to
+ * perEndpoint held rows (one index probe per endpoint, so a large backlog costs no more than a
+ * small one).
+ */
 export async function claimDue(db: Queryable, o: ClaimOptions): Promise<ClaimedDelivery[]> {
   const rows = await db.query<{ id: number; endpoint_id: string; event_type: string; payload: WebhookPayload; attempts: number; url: string; format: Format; secret: string }>(
     `WITH candidates AS (
-       SELECT id FROM (
-         SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank
-         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now())
-           AND e.status = 'enabled' AND (e.paused_until IS NULL OR e.paused_until <= now())
-           AND NOT (d.endpoint_id = ANY($4::text[]))
-       ) ranked
-       WHERE rank <= $2 ORDER BY next_attempt_at, id LIMIT $1
+       SELECT d.id, d.next_attempt_at
+       FROM webhook_endpoints e
+       LEFT JOIN unnest($4::text[], $5::int[]) AS h(endpoint_id, n) ON h.endpoint_id = e.id
+       CROSS JOIN LATERAL (
+         SELECT id, next_attempt_at FROM webhook_deliveries
+         WHERE endpoint_id = e.id AND status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+         ORDER BY next_attempt_at, id LIMIT greatest($2 - coalesce(h.n, 0), 0)
+       ) d
+       WHERE e.status = 'enabled' AND (e.paused_until IS NULL OR e.paused_until <= now())
+       ORDER BY d.next_attempt_at, d.id LIMIT $1
      ), locked AS (
        -- Conditions repeated here: they are checked again on a row another worker just claimed.
        SELECT id FROM webhook_deliveries
@@ -54,11 +60,16 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<ClaimedD
      FROM webhook_endpoints e
      WHERE d.id IN (SELECT id FROM locked) AND e.id = d.endpoint_id
      RETURNING d.id, d.endpoint_id, d.event_type, d.payload, d.attempts, e.url, e.format, e.secret`,
-    [o.limit, o.perEndpoint, o.leaseMs, o.skipEndpoints],
+    [o.limit, o.perEndpoint, o.leaseMs, [...o.held.keys()], [...o.held.values()]],
   );
   return rows
     .map((r) => ({ id: r.id, endpointId: r.endpoint_id, eventType: r.event_type, payload: r.payload, attempts: r.attempts, url: r.url, format: r.format, secret: r.secret }))
     .sort((a, b) => a.id - b.id);
+}
+
+/** Gives claimed rows back unattempted (a worker stopping), so any worker may take them now. */
+export async function releaseClaims(db: Queryable, ids: number[]): Promise<void> {
+  await db.query("UPDATE webhook_deliveries SET locked_until = NULL WHERE id = ANY($1) AND status = 'pending'", [ids]);
 }
 
 export interface Outcome {

@@ -3,7 +3,7 @@
 // Connections go through agents whose DNS lookup refuses forbidden addresses (see ssrf.ts).
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import got from 'got';
+import got, { type Got } from 'got';
 import { assertAllowedLiteral, guardedLookup } from './ssrf.js';
 
 export interface SendOptions {
@@ -33,11 +33,22 @@ const USER_AGENT = 'FleetTracker-Webhooks/1.0';
 export class WebhookSender {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
   private readonly timeoutMs: number;
+  private readonly client: Got;
 
   constructor(private readonly options: SendOptions) {
     this.timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 16, ...(options.allowPrivate ? {} : { lookup: guardedLookup }) };
     this.agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+    // Options merged once here rather than on every request.
+    this.client = got.extend({
+      agent: this.agents,
+      timeout: { request: this.timeoutMs },
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      decompress: false,
+      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+    });
   }
 
   /** Why this URL may not be used under the current settings, or null. */
@@ -68,20 +79,12 @@ export class WebhookSender {
       const chunks: Buffer[] = [];
       let kept = 0;
       let settled = false;
-      const stream = got.stream.post(url, {
-        body,
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
-        agent: this.agents,
-        timeout: { request: this.timeoutMs },
-        followRedirect: false,
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        decompress: false,
-      });
-      const finish = () => {
+      const stream = this.client.stream.post(url, { body, headers });
+      // Read to the end, the connection stays open for the next request; cut short, it is closed.
+      const finish = (complete: boolean) => {
         if (settled) return;
         settled = true;
-        stream.destroy();
+        if (!complete) stream.destroy();
         const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
         resolve({ ok, statusCode, error: ok ? null : describeStatus(statusCode!, location, Buffer.concat(chunks).toString('utf8')), retryAfter, durationMs: elapsed() });
       };
@@ -93,9 +96,9 @@ export class WebhookSender {
       stream.on('data', (chunk: Buffer) => {
         if (kept < BODY_CAP) chunks.push(chunk.subarray(0, BODY_CAP - kept));
         kept += chunk.length;
-        if (kept >= BODY_CAP) finish();
+        if (kept >= BODY_CAP) finish(false);
       });
-      stream.on('end', finish);
+      stream.on('end', () => finish(true));
       stream.on('error', (err: Error & { code?: string }) => {
         if (settled) return;
         settled = true;

@@ -1,10 +1,11 @@
-// Delivers the outbox. Every tracker process runs one worker; they share the rows through
-// claims (FOR UPDATE SKIP LOCKED and a lease), are woken by NOTIFY when events are stored, and poll
-// for retries that fall due. Attempts run concurrently, at most a quarter of the slots for one
-// endpoint so a slow receiver cannot hold up the others; their outcomes are written in batches.
+// Delivers the outbox. Every tracker process runs one worker; they share the rows through claims
+// (FOR UPDATE SKIP LOCKED and a lease), are woken by NOTIFY when events are stored, and poll for
+// retries that fall due. Claimed rows wait in a short local queue, so one claim feeds many
+// attempts; attempts run concurrently, at most a quarter of the slots for one endpoint so a slow
+// receiver cannot hold up the others; their outcomes are written in batches.
 import type { Logger } from '../../shared/logger.js';
 import type { Db } from '../storage/db.js';
-import { claimDue, messageId, purgeFinished, recordOutcomes, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
+import { claimDue, messageId, purgeFinished, recordOutcomes, releaseClaims, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
 import { DELIVERIES_CHANNEL } from './endpoints.js';
 import { bodyFormat, renderBody } from './formats/index.js';
 import type { SendResult, WebhookSender } from './sender.js';
@@ -17,15 +18,28 @@ export interface WorkerOptions extends RetryPolicy {
 }
 
 const POLL_MS = 1000;
-/** How long a claimed row is ours: the 15 s request timeout with a wide margin. */
+/**
+ * How long a claimed row is ours. A row waits in the queue behind at most one round of its
+ * endpoint's attempts (15 s timeouts each), then takes one: well inside a minute.
+ */
 const LEASE_MS = 60_000;
 const FLUSH_MS = 10;
 const FLUSH_ROWS = 500;
 const PURGE_EVERY_MS = 3_600_000;
 
+const add = (counts: Map<string, number>, key: string, n: number) => {
+  const v = (counts.get(key) ?? 0) + n;
+  if (v === 0) counts.delete(key);
+  else counts.set(key, v);
+};
+
 export class WebhookWorker {
+  private readonly queue: ClaimedDelivery[] = [];
+  /** Attempts in flight, per endpoint and in all. */
+  private readonly sending = new Map<string, number>();
   private active = 0;
-  private readonly perEndpoint = new Map<string, number>();
+  /** Rows claimed and not yet finished (queued or in flight), per endpoint. */
+  private readonly held = new Map<string, number>();
   private claiming: Promise<void> | null = null;
   private again = false;
   private stopping = false;
@@ -35,16 +49,15 @@ export class WebhookWorker {
   private idle: (() => void)[] = [];
   private timers: NodeJS.Timeout[] = [];
   private unlisten: (() => Promise<void>) | null = null;
+  private readonly share: number;
 
   constructor(
     private readonly db: Db,
     private readonly sender: WebhookSender,
     private readonly logger: Logger,
     private readonly options: WorkerOptions,
-  ) {}
-
-  private get endpointShare(): number {
-    return Math.max(1, Math.ceil(this.options.concurrency / 4));
+  ) {
+    this.share = Math.max(1, Math.ceil(options.concurrency / 4));
   }
 
   async start(): Promise<void> {
@@ -62,32 +75,46 @@ export class WebhookWorker {
       this.again = true;
       return;
     }
-    this.claiming = this.claimWhileFree().finally(() => {
+    this.claiming = this.claimWhileRoom().finally(() => {
       this.claiming = null;
       if (this.again) this.kick();
     });
   }
 
-  private async claimWhileFree(): Promise<void> {
+  /** Keeps up to two rounds of attempts claimed: 2 × share rows of one endpoint at most. */
+  private async claimWhileRoom(): Promise<void> {
     try {
       for (;;) {
         this.again = false;
-        const free = this.options.concurrency - this.active;
-        if (free <= 0 || this.stopping) return;
-        const share = this.endpointShare;
-        const skipEndpoints = [...this.perEndpoint].filter(([, n]) => n >= share).map(([id]) => id);
-        const batch = await claimDue(this.db, { limit: free, perEndpoint: share, skipEndpoints, leaseMs: LEASE_MS });
-        for (const d of batch) this.deliver(d);
-        if (batch.length < free && !this.again) return;
+        const room = 2 * this.options.concurrency - this.queue.length - this.active;
+        if (room <= 0 || this.stopping) return;
+        const batch = await claimDue(this.db, { limit: room, perEndpoint: 2 * this.share, held: this.held, leaseMs: LEASE_MS });
+        for (const d of batch) add(this.held, d.endpointId, 1);
+        this.queue.push(...batch);
+        this.dispatch();
+        if (batch.length < room && !this.again) return;
       }
     } catch (err) {
       this.logger.error({ err }, 'webhook claim failed');
     }
   }
 
+  /** Starts queued attempts while slots are free, oldest first among endpoints under their share. */
+  private dispatch(): void {
+    for (let i = 0; i < this.queue.length && this.active < this.options.concurrency && !this.stopping; ) {
+      const d = this.queue[i]!;
+      if ((this.sending.get(d.endpointId) ?? 0) >= this.share) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.deliver(d);
+    }
+  }
+
   private deliver(d: ClaimedDelivery): void {
     this.active++;
-    this.perEndpoint.set(d.endpointId, (this.perEndpoint.get(d.endpointId) ?? 0) + 1);
+    add(this.sending, d.endpointId, 1);
     const attemptedAt = new Date();
     void this.attempt(d)
       .then((result) => {
@@ -98,10 +125,10 @@ export class WebhookWorker {
       })
       .finally(() => {
         this.active--;
-        const left = this.perEndpoint.get(d.endpointId)! - 1;
-        if (left === 0) this.perEndpoint.delete(d.endpointId);
-        else this.perEndpoint.set(d.endpointId, left);
+        add(this.sending, d.endpointId, -1);
+        add(this.held, d.endpointId, -1);
         if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
+        this.dispatch();
         this.kick();
       });
   }
@@ -133,12 +160,17 @@ export class WebhookWorker {
     return this.flushing;
   }
 
-  /** Stops claiming, lets the attempts in flight finish (at most the request timeout) and records them. */
+  /**
+   * Stops claiming, hands the queued rows back at once (another process may take them), lets the
+   * attempts in flight finish (at most the request timeout) and records them.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
     await this.unlisten?.();
     await this.claiming;
+    const unsent = this.queue.splice(0);
+    if (unsent.length > 0) await releaseClaims(this.db, unsent.map((d) => d.id)).catch((err: unknown) => this.logger.error({ err }, 'webhook claims not released; they return when their lease ends'));
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
     await this.flush();
   }

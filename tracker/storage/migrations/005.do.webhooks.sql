@@ -41,7 +41,7 @@ CREATE TABLE webhook_deliveries (
   finished_at     timestamptz,
   UNIQUE (endpoint_id, event_id)
 );
-CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (endpoint_id, next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_finished_idx ON webhook_deliveries (finished_at) WHERE status <> 'pending';
 
 CREATE TABLE webhook_attempts (
