@@ -1,8 +1,9 @@
 // Webhook delivery inside the running tracker: pending deliveries survive a restart of the tracker
-// process (real processes), and a receiver that answers 410 Gone disables its endpoint, which the
-// owner sees among the account's alerts.
+// process (real processes), the embedded database delivers too, and a receiver that answers 410 Gone
+// disables its endpoint, which the owner sees among the account's alerts.
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../shared/config.js';
 import { runCommand, type AdminContext } from '../../tracker/admin/commands.js';
 import { openDb } from '../../tracker/storage/db.js';
@@ -72,6 +73,27 @@ describe('tracker restart mid-backlog', () => {
       await t.drop();
     }
   }, 90_000);
+});
+
+describe('on the embedded database', () => {
+  test('a tracker on PGlite delivers signed webhooks too', async () => {
+    const fx = await startTrackerFixture('pglite', allowLocal);
+    const receiver = await WebhookReceiver.start();
+    try {
+      const ctx = fx.tracker.ctx;
+      const account = await fx.account('Acme');
+      const device = await fx.device(account, '359633100000001');
+      const { secret } = (await runCommand(ctx, 'webhooks add', { account, url: receiver.url() })) as { secret: string };
+      const events = [storedEvent(account, device), storedEvent(account, device, { type: 'speeding' })];
+      await enqueue(ctx.db, events);
+      await receiver.waitFor((got) => got.length === 2);
+      const bodies = receiver.received.map((r) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as { id: number });
+      expect(bodies.map((b) => b.id).sort()).toEqual(events.map((e) => e.id).sort());
+    } finally {
+      await receiver.close();
+      await fx.close();
+    }
+  });
 });
 
 describe('410 Gone', () => {
