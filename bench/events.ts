@@ -1,7 +1,8 @@
 // `npm run bench -- events`: event → signed webhook received, through a real tracker process on the
 // machine's PostgreSQL and a local HTTP receiver that verifies every signature.
-//   full path:     GT06 SOS alarm packets over TCP from simulated devices → events engine → outbox →
-//                  delivery worker → receiver (each alarm packet is expected to raise one `sos` event);
+//   full path:     GT06 positions over TCP from simulated devices, each report alternately inside and
+//                  outside a circle geofence (so each raises one geofence_enter or geofence_exit) →
+//                  events engine → outbox → delivery worker → receiver;
 //   delivery half: events written to the outbox by the listener, in 20 ms batches as the ingest
 //                  batcher commits them → delivery worker → receiver.
 // Both at 500 events/s offered; p50/p99 latency and events/s delivered. Target: p99 under 1 s.
@@ -9,11 +10,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../shared/config.js';
+import { INTERNAL_HEADERS } from '../shared/internal.js';
 import { runCommand, type AdminContext } from '../tracker/admin/commands.js';
 import { openDb, type Db } from '../tracker/storage/db.js';
 import { migrate } from '../tracker/storage/migrate.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
-import { gt06Alarm, gt06Login } from '../tracker/simulator/frames/gt06.js';
+import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
 import { enqueue, storedEvent } from '../test/helpers/webhook-events.js';
@@ -24,8 +26,9 @@ const RATE = 500;
 const SECONDS = 20;
 const TICK_MS = 20;
 const DEVICES = 200;
+const DEPOT = { lat: 52.52, lng: 13.405 };
 const TARGET_P99_MS = 1000;
-/** How long the full path waits for its first webhook before concluding there is no events engine. */
+/** How long the full path waits for its first event before concluding there is no events engine. */
 const ENGINE_PROBE_MS = 10_000;
 const imeiOf = (i: number) => `86${String(i).padStart(13, '0')}`;
 
@@ -119,32 +122,52 @@ async function deliveryHalf(db: Db, account: string, devices: string[], receiver
   return line;
 }
 
-async function fullPath(port: number, receiver: WebhookReceiver, pid: number): Promise<string> {
-  const sockets = await Promise.all(Array.from({ length: DEVICES }, (_, i) => openDevice(port, imeiOf(i))));
+/** A circle geofence made through the tracker's API, as the gateway would forward it; false without that API. */
+async function createGeofence(httpPort: number, gatewaySecret: string, account: string): Promise<boolean> {
+  const res = await fetch(`http://127.0.0.1:${httpPort}/api/public/v1/geofences`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      [INTERNAL_HEADERS.secret]: gatewaySecret,
+      [INTERNAL_HEADERS.accountId]: account,
+      [INTERNAL_HEADERS.tokenId]: 'tok_bench',
+      [INTERNAL_HEADERS.scopes]: 'read write',
+    },
+    body: JSON.stringify({ name: 'Depot', shape: { type: 'circle', center: { lat: DEPOT.lat, lng: DEPOT.lng }, radius: 500 } }),
+  });
+  return res.ok;
+}
+
+async function fullPath(ports: { device: number; http: number }, gatewaySecret: string, account: string, receiver: WebhookReceiver, pid: number): Promise<string> {
+  const name = 'full path (GT06 positions over TCP → geofence event → webhook received)';
+  if (!(await createGeofence(ports.http, gatewaySecret, account))) return `${name}: skipped, the tracker has no geofences API (no events engine in this build)`;
+  const sockets = await Promise.all(Array.from({ length: DEVICES }, (_, i) => openDevice(ports.device, imeiOf(i))));
   try {
+    await settle(receiver, 2000, 60_000); // device_online webhooks
     const phase: Phase = {
       keyOf: (r) => {
         const p = JSON.parse(r.body) as { device: { imei: string } | null; position: { timestamp: string } | null };
-        return `${p.device?.imei}/${p.position?.timestamp}`;
+        return `${p.device?.imei}/${p.position ? Date.parse(p.position.timestamp) : null}`;
       },
       sentAt: new Map(),
     };
-    receiver.received.length = 0;
     const base = Date.UTC(2026, 9, 1);
     let seq = 0;
+    // Each device's reports alternate inside and outside the geofence: every report is a transition.
     const send = (count: number) => {
       for (let k = 0; k < count; k++, seq++) {
         const time = new Date(base + seq * 1000);
         const device = seq % DEVICES;
-        phase.sentAt.set(`${imeiOf(device)}/${time.toISOString()}`, Date.now());
-        sockets[device]!.write(gt06Alarm({ time, lat: 52.52, lng: 13.405, speed: 30, heading: 90 }, 'sos', {}, (seq % 0xfff0) + 2));
+        const inside = Math.floor(seq / DEVICES) % 2 === 0;
+        phase.sentAt.set(`${imeiOf(device)}/${time.getTime()}`, Date.now());
+        sockets[device]!.write(gt06Position({ time, lat: inside ? DEPOT.lat : DEPOT.lat + 0.05, lng: DEPOT.lng, speed: 30, heading: 0 }, {}, (seq % 0xfff0) + 2));
       }
     };
-    // A few alarms first: without an events engine in this build, no webhook for them ever comes.
-    send(20);
+    receiver.received.length = 0;
+    send(DEVICES);
     const engine = await receiver.waitFor((got) => got.some((r) => phase.sentAt.has(phase.keyOf(r))), ENGINE_PROBE_MS).then(() => true, () => false);
-    if (!engine) return `full path (GT06 SOS over TCP → webhook received): skipped, no webhook within ${ENGINE_PROBE_MS / 1000} s of the first SOS alarms (no events engine in this build)`;
-    await new Promise((r) => setTimeout(r, 2000));
+    if (!engine) return `${name}: skipped, no geofence event came back within ${ENGINE_PROBE_MS / 1000} s (no events engine in this build)`;
+    await settle(receiver, 2000, 60_000);
     phase.sentAt.clear();
     receiver.received.length = 0;
     const cpuBefore = cpuSeconds(pid);
@@ -152,7 +175,7 @@ async function fullPath(port: number, receiver: WebhookReceiver, pid: number): P
     await drive(send);
     await receiver.waitFor((got) => got.length >= phase.sentAt.size, 30_000).catch(() => undefined);
     const cpu = ((cpuSeconds(pid) - cpuBefore) / ((Date.now() - started) / 1000)) * 100;
-    return summary('full path (GT06 SOS over TCP → webhook received)', phase, receiver.received, cpu);
+    return summary(name, phase, receiver.received, cpu);
   } finally {
     for (const s of sockets) s.destroy();
   }
@@ -175,7 +198,7 @@ export async function run(): Promise<void> {
 
     const tracker = await startService('tracker/main.ts', { ...keys.env, ...allowLocal, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' });
     const line = await tracker.waitForLog((l) => l.msg === 'tracker started');
-    const port = (line.devicePorts as Record<string, number>).device!;
+    const ports = { device: (line.devicePorts as Record<string, number>).device!, http: line.httpPort as number };
 
     const verifier = new Webhook(secret);
     let verified = 0;
@@ -193,7 +216,7 @@ export async function run(): Promise<void> {
     };
     process.stdout.write(`${await deliveryHalf(db, account, devices, receiver, tracker.pid)}\n`);
     verify();
-    process.stdout.write(`${await fullPath(port, receiver, tracker.pid)}\n`);
+    process.stdout.write(`${await fullPath(ports, keys.env.GATEWAY_SECRET!, account, receiver, tracker.pid)}\n`);
     verify();
     process.stdout.write(`signatures verified with standardwebhooks: ${fmt(verified, 0)} of ${fmt(total, 0)}\n`);
   } finally {

@@ -96,7 +96,7 @@ export class WebhookSender {
       stream.on('data', (chunk: Buffer) => {
         if (kept < BODY_CAP) chunks.push(chunk.subarray(0, BODY_CAP - kept));
         kept += chunk.length;
-        if (kept >= BODY_CAP) finish(false);
+        if (kept > BODY_CAP) finish(false);
       });
       stream.on('end', () => finish(true));
       stream.on('error', (err: Error & { code?: string }) => {
