@@ -4,7 +4,8 @@ import type { StoredEvent } from '../../tracker/events/types.js';
 import type { Db } from '../../tracker/storage/db.js';
 import { enqueueDeliveries } from '../../tracker/webhooks/outbox.js';
 
-let nextId = 1;
+// Far above the ids the events engine gives its own events in a fresh database, so the two never meet.
+let nextId = 1_000_000_001;
 
 export function storedEvent(accountId: string, deviceId: string, overrides: Partial<StoredEvent> = {}): StoredEvent {
   return {
