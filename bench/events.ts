@@ -58,7 +58,7 @@ function summary(name: string, phase: Phase, received: Received[], cpu: number):
   const p99 = percentile(latencies, 99);
   return (
     `${name}: offered ${RATE}/s for ${SECONDS} s; delivered ${fmt(seen.size, 0)} of ${fmt(phase.sentAt.size, 0)} (${fmt(rate, 0)} events/s), ` +
-    `latency p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms; tracker CPU ${fmt(cpu, 0)}% of one core; ` +
+    `latency p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms; tracker CPU ${fmt(cpu, 0)}% of one core (${fmt((cpu * 10) / RATE, 2)} ms per event); ` +
     `p99 target < ${TARGET_P99_MS} ms: ${p99 < TARGET_P99_MS ? 'met' : 'NOT met'}`
   );
 }
@@ -91,15 +91,30 @@ async function settle(receiver: WebhookReceiver, quietMs: number, maxMs: number)
   }
 }
 
-function openDevice(port: number, imei: string): Promise<Socket> {
+/** A logged-in GT06 device; `acks` gets the time from each position to its ACK (stored, events judged). */
+interface Device {
+  socket: Socket;
+  sent: Map<number, number>;
+}
+
+function openDevice(port: number, imei: string, acks: number[]): Promise<Device> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('error', reject);
-    socket.once('data', () => {
-      socket.resume(); // ACKs are not needed here; keep reading them
-      resolve(socket);
+    const device: Device = { socket: connect(port, '127.0.0.1'), sent: new Map() };
+    let buffer: Buffer = Buffer.alloc(0);
+    device.socket.once('error', reject);
+    device.socket.on('data', (d: Buffer) => {
+      buffer = buffer.length ? Buffer.concat([buffer, d]) : d;
+      for (; buffer.length >= 10; buffer = buffer.subarray(10)) {
+        const serial = buffer.readUInt16BE(4);
+        const at = device.sent.get(serial);
+        if (serial === 1) resolve(device); // the login ACK
+        else if (at !== undefined) {
+          acks.push(Date.now() - at);
+          device.sent.delete(serial);
+        }
+      }
     });
-    socket.once('connect', () => socket.write(gt06Login(imei, 1)));
+    device.socket.once('connect', () => device.socket.write(gt06Login(imei, 1)));
   });
 }
 
@@ -152,7 +167,8 @@ async function fullPath(ports: { device: number; http: number }, gatewaySecret: 
   const name = 'full path (GT06 positions over TCP → geofence event → webhook received)';
   const refused = await createGeofence(ports.http, gatewaySecret, account);
   if (refused) return `${name}: skipped, ${refused} (no events engine in this build?)`;
-  const sockets = await Promise.all(Array.from({ length: DEVICES }, (_, i) => openDevice(ports.device, imeiOf(i))));
+  const acks: number[] = [];
+  const devices = await Promise.all(Array.from({ length: DEVICES }, (_, i) => openDevice(ports.device, imeiOf(i), acks)));
   try {
     await settle(receiver, 2000, 60_000); // device_online webhooks
     const phase: Phase = {
@@ -171,7 +187,9 @@ async function fullPath(ports: { device: number; http: number }, gatewaySecret: 
         const device = seq % DEVICES;
         const inside = Math.floor(seq / DEVICES) % 2 === 0;
         phase.sentAt.set(`${imeiOf(device)}/${time.getTime()}`, Date.now());
-        sockets[device]!.write(gt06Position({ time, lat: inside ? DEPOT.lat : DEPOT.lat + 0.05, lng: DEPOT.lng, speed: 30, heading: 0 }, {}, (seq % 0xfff0) + 2));
+        const serial = (seq % 0xfff0) + 2;
+        devices[device]!.sent.set(serial, Date.now());
+        devices[device]!.socket.write(gt06Position({ time, lat: inside ? DEPOT.lat : DEPOT.lat + 0.05, lng: DEPOT.lng, speed: 30, heading: 0 }, {}, serial));
       }
     };
     receiver.received.length = 0;
@@ -182,14 +200,17 @@ async function fullPath(ports: { device: number; http: number }, gatewaySecret: 
     await settle(receiver, 2000, 60_000);
     phase.sentAt.clear();
     receiver.received.length = 0;
+    acks.length = 0;
     const cpuBefore = cpuSeconds(pid);
     const started = Date.now();
     await drive(send);
     await receiver.waitFor((got) => got.length >= phase.sentAt.size, 30_000).catch(() => undefined);
     const cpu = ((cpuSeconds(pid) - cpuBefore) / ((Date.now() - started) / 1000)) * 100;
-    return summary(name, phase, receiver.received, cpu);
+    acks.sort((a, b) => a - b);
+    const ackLine = `\n  of which position → device ACK (stored, events judged and enqueued): p50 ${fmt(percentile(acks, 50))} ms, p99 ${fmt(percentile(acks, 99))} ms over ${fmt(acks.length, 0)} ACKs`;
+    return summary(name, phase, receiver.received, cpu) + ackLine;
   } finally {
-    for (const s of sockets) s.destroy();
+    for (const d of devices) d.socket.destroy();
   }
 }
 

@@ -39,26 +39,23 @@ export interface ClaimOptions {
  */
 export async function claimDue(db: Queryable, o: ClaimOptions): Promise<ClaimedDelivery[]> {
   const rows = await db.query<{ id: number; endpoint_id: string; event_type: string; payload: WebhookPayload; attempts: number; url: string; format: Format; secret: string }>(
-    `WITH candidates AS (
-       SELECT d.id, d.next_attempt_at
+    `WITH claimed AS (
+       SELECT d.id
        FROM webhook_endpoints e
        LEFT JOIN unnest($4::text[], $5::int[]) AS h(endpoint_id, n) ON h.endpoint_id = e.id
        CROSS JOIN LATERAL (
+         -- SKIP LOCKED: rows another worker is claiming right now are passed over for the next ones.
          SELECT id, next_attempt_at FROM webhook_deliveries
          WHERE endpoint_id = e.id AND status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
          ORDER BY next_attempt_at, id LIMIT greatest($2 - coalesce(h.n, 0), 0)
+         FOR UPDATE SKIP LOCKED
        ) d
        WHERE e.status = 'enabled' AND (e.paused_until IS NULL OR e.paused_until <= now())
        ORDER BY d.next_attempt_at, d.id LIMIT $1
-     ), locked AS (
-       -- Conditions repeated here: they are checked again on a row another worker just claimed.
-       SELECT id FROM webhook_deliveries
-       WHERE id IN (SELECT id FROM candidates) AND status = 'pending' AND (locked_until IS NULL OR locked_until <= now())
-       FOR UPDATE SKIP LOCKED
      )
      UPDATE webhook_deliveries d SET locked_until = now() + $3 * interval '1 millisecond'
      FROM webhook_endpoints e
-     WHERE d.id IN (SELECT id FROM locked) AND e.id = d.endpoint_id
+     WHERE d.id IN (SELECT id FROM claimed) AND e.id = d.endpoint_id
      RETURNING d.id, d.endpoint_id, d.event_type, d.payload, d.attempts, e.url, e.format, e.secret`,
     [o.limit, o.perEndpoint, o.leaseMs, [...o.held.keys()], [...o.held.values()]],
   );
@@ -125,22 +122,33 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], policy: RetryP
   });
 }
 
-/** Endpoint health: a success clears the failing run (and brings waiting retries forward). */
+/**
+ * Endpoint health: a success clears the failing run (and brings waiting retries forward). The
+ * endpoints are locked first, all at once and in id order, so two workers recording at the same
+ * time wait for each other instead of deadlocking (NO KEY UPDATE: the attempt rows' foreign keys
+ * take KEY SHARE locks on the same endpoints, which it leaves alone).
+ */
 async function updateEndpoints(tx: Queryable, results: { endpointId: string; result: SendResult; retryAfterMs: number | null }[], policy: RetryPolicy): Promise<Disabled> {
   const succeeded = [...new Set(results.filter((r) => r.result.ok).map((r) => r.endpointId))];
   const failed = [...new Set(results.filter((r) => !r.result.ok && !succeeded.includes(r.endpointId)).map((r) => r.endpointId))];
   const disabled: Disabled = [];
+  const before = await tx.query<{ id: string; failing: boolean }>(
+    'SELECT id, failing_since IS NOT NULL AS failing FROM webhook_endpoints WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE',
+    [[...new Set(results.map((r) => r.endpointId))]],
+  );
 
   if (succeeded.length > 0) {
-    const recovered = await tx.query<{ id: string; recovered: boolean }>(
-      `WITH before AS (SELECT id, failing_since FROM webhook_endpoints WHERE id = ANY($1) FOR UPDATE)
-       UPDATE webhook_endpoints e SET failing_since = NULL, last_success_at = now()
-       FROM before WHERE e.id = before.id RETURNING e.id, before.failing_since IS NOT NULL AS recovered`,
-      [succeeded],
-    );
-    // The receiver is back: what waited for a later retry is due now.
-    const back = recovered.filter((r) => r.recovered).map((r) => r.id);
-    if (back.length > 0) await tx.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE endpoint_id = ANY($1) AND status = 'pending' AND next_attempt_at > now()", [back]);
+    await tx.query('UPDATE webhook_endpoints SET failing_since = NULL, last_success_at = now() WHERE id = ANY($1)', [succeeded]);
+    // The receiver is back: what waited for a later retry is due now (rows another worker is
+    // recording just now keep their time).
+    const back = before.filter((e) => e.failing && succeeded.includes(e.id)).map((e) => e.id);
+    if (back.length > 0) {
+      await tx.query(
+        `UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id IN (
+           SELECT id FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status = 'pending' AND next_attempt_at > now() FOR UPDATE SKIP LOCKED)`,
+        [back],
+      );
+    }
   }
   if (failed.length > 0) {
     const failing = await tx.query<{ id: string; expired: boolean }>(

@@ -93,7 +93,12 @@ export async function enableEndpoint(db: Queryable, id: string): Promise<Endpoin
     [id],
   );
   if (!rows[0]) return null;
-  await db.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE endpoint_id = $1 AND status = 'pending'", [id]);
+  // Rows a worker is recording just now are left alone (they get their next time from it).
+  await db.query(
+    `UPDATE webhook_deliveries SET next_attempt_at = now()
+     WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' FOR UPDATE SKIP LOCKED)`,
+    [id],
+  );
   await db.query('SELECT pg_notify($1, $2)', [DELIVERIES_CHANNEL, '']);
   return toEndpoint(rows[0]);
 }
