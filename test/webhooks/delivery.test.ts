@@ -222,13 +222,15 @@ describe('delivery', () => {
 
   test('two workers on separate connections share one outbox: everything delivered, nothing twice', async () => {
     const r = await receiver();
-    await addWebhook(r.url());
+    const { id } = await addWebhook(r.url());
     const second = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
     await startWorker({ concurrency: 4 });
     await startWorker({ concurrency: 4 }, second);
     const events = Array.from({ length: 200 }, () => storedEvent(accountId, deviceId));
     for (let i = 0; i < events.length; i += 20) await enqueue(db, events.slice(i, i + 20));
     await r.waitFor((got) => got.length >= 200);
+    // Both recorded every outcome (workers recording at once must not block each other).
+    await until(async () => (await deliveryRows(id)).every((d) => d.status === 'delivered'), 5000);
     await new Promise((res) => setTimeout(res, 1500));
     expect(r.received).toHaveLength(200);
     expect(r.ids().size).toBe(200);
