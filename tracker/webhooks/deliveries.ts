@@ -177,7 +177,7 @@ async function updateEndpoints(tx: Queryable, results: { endpointId: string; res
   return disabled;
 }
 
-export function describeDuration(ms: number): string {
+function describeDuration(ms: number): string {
   const units: [number, string][] = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute'], [1000, 'second']];
   for (const [size, name] of units) if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms === size ? '' : 's'}`;
   return `${ms} ms`;
