@@ -89,6 +89,7 @@ export async function run(): Promise<void> {
     const gateway = await start(join('..', 'gateway', 'main.js'), [], {
       GATEWAY_PORT: '0',
       GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_METRICS_PORT: '0',
       TRACKER_URL: upstream,
       JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       GATEWAY_SECRET: randomBytes(32).toString('base64url'),

@@ -6,12 +6,15 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config.js';
 import { errorHandler, noStore, requestLogging } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
+import { requestMetrics } from '../shared/metrics.js';
 import { authenticate, requireCaller } from './auth.js';
 import { bodyLimit } from './body-limit.js';
+import { healthChecks } from './health.js';
 import { rateLimits, type RateLimits } from './limits.js';
+import { gatewayMetrics, type GatewayMetrics } from './metrics.js';
 import { forward, upstreamAgent } from './proxy.js';
 import { connectRedis } from './redis.js';
-import { dispatch, matchOf, ROUTES, routeTable, type RouteSpec } from './routes.js';
+import { dispatch, matchOf, routeLabel, ROUTES, routeTable, type RouteSpec } from './routes.js';
 import { requireScope } from './scopes.js';
 import { tokenStatus } from './token-status.js';
 
@@ -28,6 +31,8 @@ export interface Gateway {
   /** Present when REDIS_URL is set. */
   redis?: Redis;
   limits: RateLimits;
+  /** Served on GATEWAY_METRICS_PORT by the process (gateway/main.ts). */
+  metrics: GatewayMetrics;
   close(): Promise<void>;
 }
 
@@ -59,16 +64,20 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const limits = rateLimits({
     perMinute: {
       read: config.RATE_LIMIT_READ_PER_MINUTE,
+      write: config.RATE_LIMIT_WRITE_PER_MINUTE,
       commands: config.RATE_LIMIT_COMMANDS_PER_MINUTE,
       anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       docs: config.RATE_LIMIT_DOCS_PER_MINUTE,
       inbound: config.RATE_LIMIT_INBOUND_PER_MINUTE,
+      inboundRefused: config.RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE,
+      dashboard: config.RATE_LIMIT_DASHBOARD_PER_MINUTE,
     },
     redis,
     prefix: config.RATE_LIMIT_PREFIX,
     onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
     logger,
   });
+  const metrics = gatewayMetrics(limits);
   const isActive = tokenStatus({
     trackerUrl: config.TRACKER_URL,
     gatewaySecret: opts.gatewaySecret,
@@ -84,10 +93,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
   // The exact number of proxies in front (nginx: 1): `true` would let any client pick its address.
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
 
-  app.get('/healthz', (_req, res) => {
-    const { down, failures } = limits.health;
-    res.set('Cache-Control', 'no-store').json({ status: 'ok', rateLimitStore: { kind: redis ? 'redis' : 'memory', down, failures } });
-  });
+  // Probes: before the route table, the metrics and the request log.
+  const health = healthChecks({ limits, redis, onStoreError: config.RATE_LIMIT_ON_STORE_ERROR, trackerUrl: config.TRACKER_URL, agent });
+  app.get('/healthz', health.healthz);
+  app.get('/readyz', health.readyz);
+  app.use(requestMetrics(metrics.requests, (_req, res) => routeLabel(res)));
   app.use(requestLogging(logger));
 
   // Token routes: who is calling decides the bucket (token, or address for a failed attempt),
@@ -116,6 +126,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     app,
     redis,
     limits,
+    metrics,
     async close() {
       await limits.close();
       agent.destroy();

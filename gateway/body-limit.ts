@@ -1,8 +1,10 @@
-// Request bodies stream through to the tracker unparsed; this caps them at 1 MiB: a declared
-// Content-Length is checked up front, a chunked body is counted as it streams.
+// Request bodies stream through to the tracker unparsed; this caps them at 1 MiB, or at the
+// route's own smaller cap: a declared Content-Length is checked up front, a chunked body is
+// counted as it streams.
 import type { ClientRequest } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../shared/errors.js';
+import { matchOf } from './routes.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -11,14 +13,16 @@ interface BodyLocals {
   upstream?: ClientRequest;
 }
 
+// Closing the connection spares reading (and discarding) the rest of an oversized upload.
+const tooLarge = (maxBytes: number) => new ApiError('payload_too_large', `the request body is larger than ${maxBytes} bytes`, { Connection: 'close' });
+
 export function bodyLimit(opts: { maxBytes: number } = { maxBytes: MAX_BODY_BYTES }): RequestHandler {
   if (!Number.isInteger(opts.maxBytes) || opts.maxBytes < 0) throw new Error('bodyLimit: maxBytes must be a whole number of bytes');
-  // Closing the connection spares reading (and discarding) the rest of an oversized upload.
-  const tooLarge = new ApiError('payload_too_large', `the request body is larger than ${opts.maxBytes} bytes`, { Connection: 'close' });
 
   return function bodyLimit(req, res, next) {
+    const maxBytes = Math.min(opts.maxBytes, matchOf(res).route.maxBodyBytes ?? opts.maxBytes);
     const declared = req.headers['content-length'];
-    if (declared !== undefined) return next(Number(declared) > opts.maxBytes ? tooLarge : undefined);
+    if (declared !== undefined) return next(Number(declared) > maxBytes ? tooLarge(maxBytes) : undefined);
     if (req.headers['transfer-encoding'] === undefined) return next();
 
     // Counting must see every chunk, so the stream is held paused until the proxy pipes it on
@@ -27,9 +31,9 @@ export function bodyLimit(opts: { maxBytes: number } = { maxBytes: MAX_BODY_BYTE
     let seen = 0;
     const count = (chunk: Buffer) => {
       seen += chunk.length;
-      if (seen <= opts.maxBytes) return;
+      if (seen <= maxBytes) return;
       req.off('data', count);
-      refuse(res, tooLarge);
+      refuse(res, tooLarge(maxBytes));
     };
     req.on('data', count);
     next();

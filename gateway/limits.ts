@@ -1,6 +1,7 @@
 // Rate limits: one fixed one-minute window per bucket of the route table, counted per token for
-// token routes, per client address for requests without a valid token and for the docs, and per
-// webhook id for inbound webhooks. Counts live in Redis when given (shared by every replica).
+// token routes, per client address for requests without a valid token, for the docs and for the
+// dashboard, and per webhook id for inbound webhooks (after a per-address count of refused inbound
+// calls). Counts live in Redis when given (shared by every replica).
 import type { RequestHandler, Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator, MemoryStore, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
@@ -12,8 +13,13 @@ import { scriptSafeCommand } from './redis.js';
 import { matchOf, type Bucket } from './routes.js';
 import { GuardedStore, StoreFailure, StoreHealth } from './store-health.js';
 
-/** `anonymous`: token routes called without a valid token, counted per address. */
-export type LimitName = Bucket | 'anonymous';
+/**
+ * `anonymous`: token routes called without a valid token, counted per address.
+ * `inboundRefused`: inbound calls the tracker refused as unauthorised (unknown webhook id or wrong
+ * secret), counted per address: a flood of guessed ids is stopped at the door, while integrations
+ * sharing an egress address (automation platforms, NAT) are never limited for their valid calls.
+ */
+export type LimitName = Bucket | 'anonymous' | 'inboundRefused';
 
 export interface RateLimitOptions {
   perMinute: Record<LimitName, number>;
@@ -27,6 +33,8 @@ export interface RateLimitOptions {
 export interface RateLimits {
   middleware: RequestHandler;
   health: StoreHealth;
+  /** Requests refused with 429 since start, by limit: read by the metrics at scrape time. */
+  rejected: Map<LimitName, number>;
   close(): Promise<void>;
 }
 
@@ -42,11 +50,17 @@ const byRouteKey = (_req: Request, res: Response) => {
 
 const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   read: byToken,
+  write: byToken,
   commands: byToken,
   anonymous: byAddress,
   docs: byAddress,
   inbound: byRouteKey,
+  inboundRefused: byAddress,
+  dashboard: byAddress,
 };
+
+/** The count keeps only refused calls: every other answer gives its hit back. */
+const COUNTS_ONLY_REFUSED = { skipSuccessfulRequests: true, requestWasSuccessful: (_req: Request, res: Response) => res.statusCode !== 401 };
 
 type Info = { remaining: number; resetTime?: Date };
 const infoOf = (req: Request) => (req as Request & { rateLimit?: Info }).rateLimit;
@@ -83,6 +97,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   if (opts.onStoreError !== 'open' && opts.onStoreError !== 'closed') throw new Error('rateLimits: onStoreError must be open or closed');
 
   const health = new StoreHealth(opts.logger, opts.onStoreError);
+  const rejected = new Map<LimitName, number>((Object.keys(KEYS) as LimitName[]).map((name) => [name, 0]));
   const stores: Store[] = [];
   const sendCommand = opts.redis ? scriptSafeCommand(opts.redis) : null;
 
@@ -106,8 +121,10 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
         // One limiter per request by construction (the route picks it): the per-request
         // double-count bookkeeping would only cost allocations.
         validate: { singleCount: false },
+        ...(name === 'inboundRefused' ? COUNTS_ONLY_REFUSED : {}),
         logger: opts.logger,
         handler: (req, _res, next) => {
+          rejected.set(name, rejected.get(name)! + 1);
           const seconds = retryAfter(infoOf(req));
           next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
         },
@@ -116,9 +133,8 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
     }),
   ) as Record<LimitName, { handler: RateLimitRequestHandler; writeHeaders: ReturnType<typeof headerWriter> }>;
 
-  function middleware(req: Request, res: Response, next: (err?: unknown) => void) {
-    const route = matchOf(res).route;
-    const limiter = limiters[route.scope && !callerOf(res) ? 'anonymous' : route.bucket];
+  function count(name: LimitName, req: Request, res: Response, next: (err?: unknown) => void) {
+    const limiter = limiters[name];
     void limiter.handler(req, res, (err?: unknown) => {
       if (err instanceof StoreFailure) return next(opts.onStoreError === 'open' ? undefined : UNAVAILABLE);
       const info = infoOf(req);
@@ -127,9 +143,17 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
     });
   }
 
+  function middleware(req: Request, res: Response, next: (err?: unknown) => void) {
+    const route = matchOf(res).route;
+    // An address past its refused-call count is turned away before it can use up a webhook's count.
+    if (route.bucket === 'inbound') return count('inboundRefused', req, res, (err) => (err ? next(err) : count('inbound', req, res, next)));
+    count(route.scope && !callerOf(res) ? 'anonymous' : route.bucket, req, res, next);
+  }
+
   return {
     middleware: Object.defineProperty(middleware, 'name', { value: 'rateLimits' }),
     health,
+    rejected,
     async close() {
       await Promise.all(stores.map((s) => s.shutdown?.()));
     },

@@ -1,11 +1,13 @@
 // Gateway process entry point: settings, keys (public key and link secret only), the HTTP server,
-// graceful stop on SIGTERM/SIGINT.
+// the internal metrics listener, graceful stop on SIGTERM/SIGINT.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { loadConfig } from '../shared/config.js';
+import { closeServer } from '../shared/http.js';
 import { gatewayKeys } from '../shared/keys.js';
 import { createLogger } from '../shared/logger.js';
+import { serveMetrics } from '../shared/metrics.js';
 import { publicKeyFrom } from '../shared/tokens.js';
 import { createGateway } from './app.js';
 import { redisReady } from './redis.js';
@@ -27,12 +29,14 @@ try {
   }
 
   const server = createServer(gateway.app);
-  server.keepAliveTimeout = 65_000; // longer than nginx's upstream keepalive_timeout default
+  server.keepAliveTimeout = 65_000; // longer than nginx's upstream keepalive_timeout
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, resolve);
   });
-  logger.info({ port: (server.address() as AddressInfo).port, tracker: config.TRACKER_URL, limits: gateway.redis ? 'redis' : 'memory' }, 'gateway started');
+  const metrics = await serveMetrics(gateway.metrics.registry, config.GATEWAY_METRICS_PORT, config.METRICS_HOST);
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, metricsPort: metrics.port, tracker: config.TRACKER_URL, limits: gateway.redis ? 'redis' : 'memory' }, 'gateway started');
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -43,10 +47,25 @@ try {
       destination.flushSync();
       process.exit(code);
     };
-    // In-flight requests finish; a stuck one does not hold the stop past the upstream timeout.
-    setTimeout(() => exit(1), config.UPSTREAM_TIMEOUT_MS + 1000).unref();
-    server.close(() => void gateway.close().then(() => exit(0), () => exit(1)));
-    server.closeIdleConnections();
+    // New connections are refused at once; requests in flight finish until the deadline, when the
+    // rest is cut. The timer is the last resort should closing itself hang.
+    const graceMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+    setTimeout(() => exit(1), graceMs + 2000).unref();
+    closeServer(server, Date.now() + graceMs)
+      .then((inTime) => {
+        if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'requests still in flight at the deadline were cut');
+        return Promise.all([gateway.close(), metrics.close()]);
+      })
+      .then(
+        () => {
+          logger.info('gateway stopped');
+          exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'gateway stop failed');
+          exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -53,6 +53,13 @@ export function forward(opts: ForwardOptions): RequestHandler {
     proxyTimeout: opts.timeoutMs,
     on: {
       proxyReq: (proxyReq, _req, res) => trackUpstream(res as Response, proxyReq),
+      // The tracker answered before the whole body arrived (an early 404, 401, 413…): the rest of the
+      // body is still streaming in on this connection, and a request that nginx sends next on it
+      // would wait behind it, for ever if the tracker stops reading. The connection is closed after
+      // this answer instead of being reused.
+      proxyRes: (proxyRes, req) => {
+        if (!req.complete) proxyRes.headers.connection = 'close';
+      },
       error: unavailable,
     },
   });
@@ -63,6 +70,8 @@ export function forward(opts: ForwardOptions): RequestHandler {
     delete headers.authorization; // the tracker trusts the stated identity; the token stays here
     headers[INTERNAL_HEADERS.secret] = opts.gatewaySecret;
     headers['x-request-id'] = String(req.id);
+    headers[INTERNAL_HEADERS.clientAddress] = req.ip ?? '';
+    headers[INTERNAL_HEADERS.clientProto] = req.protocol;
     const caller = callerOf(res);
     if (caller) {
       headers[INTERNAL_HEADERS.accountId] = caller.accountId;

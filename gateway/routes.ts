@@ -3,13 +3,15 @@
 // matched against it first: an unknown path is a 404, a known path with another method a 405.
 import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../shared/errors.js';
+import { INBOUND_MAX_BODY_BYTES } from '../shared/inbound.js';
 import type { Scope } from '../shared/scopes.js';
 
 /**
- * Where a request is counted. `read`/`commands` count per token; `docs` per client address;
- * `inbound` per webhook id (the `key` parameter of the route).
+ * Where a request is counted. `read`/`write`/`commands` count per token; `docs` and `dashboard` per
+ * client address; `inbound` per webhook id (the `key` parameter of the route), after a per-address
+ * count of refused inbound calls.
  */
-export type Bucket = 'read' | 'commands' | 'docs' | 'inbound';
+export type Bucket = 'read' | 'write' | 'commands' | 'docs' | 'inbound' | 'dashboard';
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,9 +22,14 @@ export interface RouteSpec {
   bucket: Bucket;
   /** For per-key buckets (inbound): the path parameter that names the counter. */
   key?: string;
+  /** A smaller body cap than the gateway's 1 MiB default. */
+  maxBodyBytes?: number;
 }
 
 const V1 = '/api/public/v1';
+
+/** The account dashboard: HTML pages that carry a session cookie, never a bearer token. */
+const dashboard = (method: RouteSpec['method'], path: string): RouteSpec => ({ method, path: `/dashboard${path}`, bucket: 'dashboard' });
 
 export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: `${V1}/devices`, scope: 'read', bucket: 'read' },
@@ -31,11 +38,54 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'GET', path: `${V1}/devices/{id}/commands/{commandId}`, scope: 'read', bucket: 'read' },
   { method: 'POST', path: `${V1}/devices/{id}/locate`, scope: 'commands', bucket: 'commands' },
   { method: 'GET', path: `${V1}/alerts`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId' },
+  { method: 'POST', path: `${V1}/alerts/{id}/acknowledge`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/events`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/geofences`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/geofences`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/geofences/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/geofences/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'DELETE', path: `${V1}/geofences/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/drivers`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/drivers`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/drivers/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/drivers/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'DELETE', path: `${V1}/drivers/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/rules`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: `${V1}/rules`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/rules/{id}`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/rules/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'DELETE', path: `${V1}/rules/{id}`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/devices/{id}/driver`, scope: 'read', bucket: 'read' },
+  { method: 'PUT', path: `${V1}/devices/{id}/driver`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/devices/{id}/settings`, scope: 'read', bucket: 'read' },
+  { method: 'PATCH', path: `${V1}/devices/{id}/settings`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/settings`, scope: 'read', bucket: 'read' },
+  { method: 'PATCH', path: `${V1}/settings`, scope: 'write', bucket: 'write' },
+  { method: 'GET', path: `${V1}/incidents`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/expenses`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/work-orders`, scope: 'read', bucket: 'read' },
+  { method: 'GET', path: `${V1}/unit-notes`, scope: 'read', bucket: 'read' },
+  { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId', maxBodyBytes: INBOUND_MAX_BODY_BYTES },
   { method: 'GET', path: '/api-docs', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/init.js', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/assets/{file}', bucket: 'docs' },
+  dashboard('GET', ''),
+  dashboard('GET', '/assets/{file}'),
+  dashboard('GET', '/login'),
+  dashboard('POST', '/login'),
+  dashboard('POST', '/logout'),
+  dashboard('GET', '/set-password'),
+  dashboard('POST', '/set-password'),
+  dashboard('GET', '/devices'),
+  dashboard('POST', '/devices'),
+  dashboard('GET', '/devices/{id}'),
+  dashboard('POST', '/devices/{id}'),
+  dashboard('GET', '/devices/{id}/track'),
+  dashboard('GET', '/alerts'),
+  dashboard('GET', '/tokens'),
+  dashboard('POST', '/tokens'),
+  dashboard('POST', '/tokens/{id}/revoke'),
 ];
 
 export interface RouteMatch {
@@ -58,6 +108,7 @@ interface Compiled {
 function compile(route: RouteSpec): Compiled {
   if (!route.path.startsWith('/')) throw new Error(`route path must start with /: ${route.path}`);
   if (route.key && !route.path.includes(`{${route.key}}`)) throw new Error(`route ${route.path}: key ${route.key} is not a parameter`);
+  if (route.maxBodyBytes !== undefined && !(Number.isInteger(route.maxBodyBytes) && route.maxBodyBytes > 0)) throw new Error(`route ${route.path}: maxBodyBytes must be a positive whole number`);
   const names: string[] = [];
   const source = route.path
     .split('/')
@@ -122,4 +173,9 @@ export function matchOf(res: Response): RouteMatch {
   const match = (res.locals as DispatchLocals).match;
   if (!match) throw new Error('matchOf: dispatch did not run');
   return match;
+}
+
+/** The route template a request matched, for metrics labels; `unmatched` for 404s and 405s. */
+export function routeLabel(res: Response): string {
+  return (res.locals as DispatchLocals).match?.route.path ?? 'unmatched';
 }

@@ -32,10 +32,11 @@ function stop(code: number): void {
   process.exitCode = code;
   for (const child of children.values()) child.kill('SIGTERM');
   if (children.size === 0) process.exit(code);
+  // The children stop gracefully within SHUTDOWN_TIMEOUT_SECONDS; past that they are killed.
   setTimeout(() => {
     for (const child of children.values()) child.kill('SIGKILL');
     process.exit(code);
-  }, 15_000).unref();
+  }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000 + 5000).unref();
 }
 
 process.on('SIGINT', () => stop(0));

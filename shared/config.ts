@@ -61,21 +61,40 @@ const schema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_ON_STORE_ERROR: z.enum(['open', 'closed']).default('open'),
   RATE_LIMIT_READ_PER_MINUTE: perMinute.default(60),
+  RATE_LIMIT_WRITE_PER_MINUTE: perMinute.default(60),
   RATE_LIMIT_COMMANDS_PER_MINUTE: perMinute.default(10),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: perMinute.default(30),
   RATE_LIMIT_DOCS_PER_MINUTE: perMinute.default(300),
   RATE_LIMIT_INBOUND_PER_MINUTE: perMinute.default(120),
+  RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE: perMinute.default(30),
+  RATE_LIMIT_DASHBOARD_PER_MINUTE: perMinute.default(300),
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, 'letters, digits and : . _ - only').default('fleet:rl:'),
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
   TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
   POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  DEVICE_LIST_SNAPSHOT_MS: z.coerce.number().int().min(0).max(60000).default(1000),
+  INBOUND_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  INBOUND_LOG_MAX_CALLS: z.coerce.number().int().min(10).max(100_000).default(1000),
   COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   CRC_STRICT: bool.default(false),
+  DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  DASHBOARD_PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  DASHBOARD_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  DASHBOARD_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(20),
+  DASHBOARD_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  GATEWAY_METRICS_PORT: port.default(9464),
+  TRACKER_METRICS_PORT: port.default(9465),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** Every setting's name (the deployment files are checked against it). */
+export const SETTING_NAMES = Object.keys(schema.shape) as (keyof Config)[];
 
 /** Thrown for a bad setting; the message is the one line the operator sees. */
 export class ConfigError extends Error {}

@@ -10,6 +10,7 @@ export const catalogue = {
   conflict: { status: 409, message: 'the request conflicts with the resource state' },
   payload_too_large: { status: 413, message: 'the request body is too large' },
   unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
+  idempotency_key_reused: { status: 422, message: 'this Idempotency-Key was already used with a different request body' },
   rate_limited: { status: 429, message: 'rate limit exceeded' },
   internal: { status: 500, message: 'internal error' },
   backend_unavailable: { status: 502, message: 'tracking backend unavailable' },

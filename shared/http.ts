@@ -1,5 +1,7 @@
-// Express plumbing both services share: request ids, request logs without secrets, JSON errors.
+// HTTP plumbing both services share: request ids, request logs without secrets, JSON errors, and
+// the graceful stop of a server.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import { ApiError, errorBody } from './errors.js';
 import { maskUrl, type Logger } from './logger.js';
@@ -46,6 +48,32 @@ export function requestLogging(logger: Logger): RequestHandler {
     });
     next();
   };
+}
+
+/**
+ * Stops an HTTP server gracefully: no new connections, requests in flight finish, and keep-alive
+ * connections are closed as soon as they are idle (left alone, Node keeps them open for the whole
+ * keepAliveTimeout, and serves new requests on them). Whatever is still open at the deadline is cut.
+ * Resolves true when nothing had to be cut.
+ */
+export function closeServer(server: Server, deadline: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let inTime = true;
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+    });
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => {
+      inTime = false;
+      server.closeAllConnections();
+    }, Math.max(0, deadline - Date.now()));
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      resolve(inTime);
+    });
+    server.closeIdleConnections();
+  });
 }
 
 export const noStore: RequestHandler = (_req, res, next) => {

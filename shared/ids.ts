@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 
-export type IdPrefix = 'acc' | 'dev' | 'tok' | 'cmd' | 'whk' | 'inb' | 'usr';
+export type IdPrefix = 'acc' | 'dev' | 'tok' | 'cmd' | 'whk' | 'inb' | 'usr' | 'gfn' | 'drv' | 'rul' | 'call' | 'inc' | 'exp' | 'wo' | 'note';
 
 export function newId(prefix: IdPrefix): string {
   const bytes = randomBytes(20);

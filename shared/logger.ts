@@ -1,12 +1,30 @@
 // Structured JSON logs (pino). Secrets never reach a log line: credentials are redacted by path,
 // and any `secret=`/`token=` value in a logged URL is masked.
+import { unescape } from 'node:querystring';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
-const SECRET_PARAM = /([?&](?:secret|token|access_token|password)=)[^&#\s]*/gi;
+// Names are matched as the server decodes them (`sec%72et`, `Secret`, `+` for a space), so a
+// parameter the server would read as the secret is masked however the client spelled it.
+const SECRET_NAME = /secret|token|password/i;
+// Only a percent-escape can hide those letters: a query with neither is left as it is, cheaply.
+const MAYBE_SECRET = /secret|token|password|%/i;
 
-/** Masks secret-bearing query parameters in a URL or path. */
+/** Masks the values of secret-bearing query parameters in a URL or path. */
 export function maskUrl(url: string): string {
-  return url.replace(SECRET_PARAM, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q === -1 || !MAYBE_SECRET.test(url.slice(q + 1))) return url;
+  const pairs = url.slice(q + 1).split('&');
+  let masked = false;
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i]!;
+    const eq = pair.indexOf('=');
+    if (eq === -1) continue;
+    const name = pair.slice(0, eq);
+    if (!SECRET_NAME.test(name.includes('%') ? unescape(name.replaceAll('+', ' ')) : name)) continue;
+    pairs[i] = `${name}=[redacted]`;
+    masked = true;
+  }
+  return masked ? `${url.slice(0, q + 1)}${pairs.join('&')}` : url;
 }
 
 export const redactPaths = [

@@ -1,7 +1,8 @@
-// What the tracker's parts share at run time: settings, database, logger, keys.
+// What the tracker's parts share at run time: settings, database, logger, keys, metrics.
 import type { KeyObject } from 'node:crypto';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
+import type { TrackerMetrics } from './metrics.js';
 import type { Db } from './storage/db.js';
 
 export interface TrackerContext {
@@ -10,4 +11,5 @@ export interface TrackerContext {
   logger: Logger;
   privateKey: KeyObject;
   gatewaySecret: string;
+  metrics: TrackerMetrics;
 }

@@ -1,5 +1,6 @@
 // Demo data for a first run: on an empty database (unless DEMO=false), one account with a few
-// devices and a read,commands token, printed once with a curl line to try.
+// devices, a read,commands token printed once with a curl line to try, and a dashboard owner
+// whose one-time set-password link is printed too.
 import type { TrackerContext } from './context.js';
 import { countAccounts } from './accounts/repository.js';
 import { runCommand } from './admin/commands.js';
@@ -12,12 +13,15 @@ export const DEMO_DEVICES = [
   { imei: '359633100000003', name: 'Truck 1', plate: 'DEMO-003', protocol: 'osmand' },
 ] as const;
 
+const DEMO_OWNER = 'owner@demo.example';
+
 export async function seedDemo(ctx: TrackerContext): Promise<void> {
   if (ctx.config.DEMO === false) return;
   if ((await countAccounts(ctx.db)) > 0) return;
   const account = (await runCommand(ctx, 'accounts create', { name: 'Demo fleet' })) as { id: string };
   for (const d of DEMO_DEVICES) await runCommand(ctx, 'devices add', { account: account.id, imei: d.imei, name: d.name, plate: d.plate });
   const token = (await runCommand(ctx, 'tokens create', { account: account.id, scopes: 'read,commands', name: 'demo' })) as { token: string };
+  const owner = (await runCommand(ctx, 'users create', { account: account.id, email: DEMO_OWNER })) as { setPasswordUrl: string };
   ctx.logger.info({ accountId: account.id, devices: DEMO_DEVICES.length }, 'demo account created');
   // Printed, never logged: the token is shown this once.
   process.stdout.write(
@@ -27,6 +31,8 @@ export async function seedDemo(ctx: TrackerContext): Promise<void> {
       `  ${token.token}`,
       'Try:',
       `  curl -H "Authorization: Bearer ${token.token}" ${ctx.config.PUBLIC_BASE_URL}/api/public/v1/devices`,
+      `Dashboard: set a password for ${DEMO_OWNER} (link works once), then sign in:`,
+      `  ${owner.setPasswordUrl}`,
       '',
     ].join('\n') + '\n',
   );

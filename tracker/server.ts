@@ -1,21 +1,34 @@
-// Starts and stops the tracker: storage, the internal HTTP server, ingest, webhook delivery, the demo data.
+// Starts and stops the tracker: storage, the internal HTTP server, the device side, webhook delivery,
+// the demo data.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Config } from '../shared/config.js';
+import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
+import { startDashboardSweep } from './dashboard/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
+import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
+import { startInboundMaintenance } from './inbound/maintenance.js';
 import { startIngest, type Ingest } from './ingest/index.js';
+import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
+import { enqueueDeliveries } from './webhooks/outbox.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
   webhooks: Webhooks;
+  /** Listeners handed every stored event in its transaction; add to it to receive events. */
+  onEvents: EventListener[];
+  /**
+   * Graceful stop within SHUTDOWN_TIMEOUT_SECONDS: no new connections on any port, API requests in
+   * flight answered, device frames received so far stored and ACKed, then the database closed.
+   */
   close(): Promise<void>;
 }
 
@@ -28,35 +41,38 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config);
-  const ctx: TrackerContext = { config, db, logger, ...loadTrackerKeys(config) };
+  const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
+  const stopInboundMaintenance = await startInboundMaintenance(ctx);
+  const stopSweep = startDashboardSweep(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
-  const ingest = await startIngest(ctx);
+  // Outbound webhooks queue their deliveries in the transaction that stores the events.
+  const onEvents: EventListener[] = [enqueueDeliveries];
+  const ingest = await startIngest(ctx, onEvents);
   const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
-  logger.info({ httpPort, devicePorts: ingest.ports, database: db.kind }, 'tracker started');
 
   return {
     ctx,
     httpPort,
     ingest,
     webhooks,
+    onEvents,
     async close() {
+      const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
       clearInterval(partitionTimer);
+      stopInboundMaintenance();
+      stopSweep();
       demo?.stop();
-      await ingest.close();
-      await webhooks.close();
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline), webhooks.close(deadline)]);
+      if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
       await db.close();
     },
   };

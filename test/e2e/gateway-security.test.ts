@@ -1,5 +1,6 @@
 // The shared security suite through the whole stack: a real gateway in front of the real tracker
-// (embedded PGlite), with tokens minted, revoked and devices added by the operator commands.
+// (embedded PGlite), with tokens minted, revoked and devices added by the operator commands, and
+// geofences, drivers, rules and alerts made by the tracker's repositories.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,10 @@ import { createLogger } from '../../shared/logger.js';
 import type { Scope } from '../../shared/scopes.js';
 import { publicKeyFrom, signToken } from '../../shared/tokens.js';
 import { runCommand } from '../../tracker/admin/commands.js';
+import { insertAlert } from '../../tracker/alerts/repository.js';
+import { createDriver } from '../../tracker/drivers/repository.js';
+import { createGeofence } from '../../tracker/geofences/repository.js';
+import { createRule } from '../../tracker/rules/repository.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { uniquePrefix } from '../helpers/gateway.js';
 import { securitySuite, tokenRoutes, type SecurityBackend } from '../helpers/security-suite.js';
@@ -47,6 +52,24 @@ const backend: SecurityBackend = {
     commands.set(device, (located.body as { commandId: string }).commandId);
     return device;
   },
+  async addOwned(name, kind) {
+    const accountId = await account(name);
+    const db = tracker.ctx.db;
+    switch (kind) {
+      case 'device':
+        return backend.addDevice(name);
+      case 'geofence':
+        return (await createGeofence(db, accountId, { name: 'Depot', description: '', shape: { type: 'circle', center: { lat: 52.52, lng: 13.405 }, radius: 150 } })).id;
+      case 'driver':
+        return (await createDriver(db, accountId, { name: 'Ann', phone: '', licenseNumber: '', uniqueId: null })).id;
+      case 'rule':
+        return (await createRule(db, accountId, { name: 'Fast', enabled: true, severity: 'info', condition: { '>': [{ var: 'speed' }, 100] }, geofenceId: null, timeWindow: null, deviceIds: null })).id;
+      case 'alert': {
+        const deviceId = ((await runCommand(tracker.ctx, 'devices add', { account: accountId, imei: String(++imei), name: 'Van' })) as { id: string }).id;
+        return String((await insertAlert(db, { accountId, deviceId, type: 'sos', severity: 'critical', message: 'SOS' })).id);
+      }
+    }
+  },
 };
 
 beforeAll(async () => {
@@ -58,6 +81,7 @@ beforeAll(async () => {
     TRACKER_URL: `http://127.0.0.1:${tracker.httpPort}`,
     DATA_DIR: dataDir,
     RATE_LIMIT_READ_PER_MINUTE: '100000',
+    RATE_LIMIT_WRITE_PER_MINUTE: '100000',
     RATE_LIMIT_COMMANDS_PER_MINUTE: '100000',
     RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
     RATE_LIMIT_PREFIX: uniquePrefix(),

@@ -72,6 +72,32 @@ describe('forwarding', () => {
     expect(tracker.lastHeaders['x-account-id']).toBeUndefined();
   });
 
+  it('passes dashboard cookies, form bodies, Set-Cookie and redirects through intact, with no token', async () => {
+    const form = 'email=owner%40acme.test&password=secret&_csrf=x';
+    const login = await request(gateway.app).post('/dashboard/login').type('form').send(form);
+    expect(login.status).toBe(303);
+    expect(login.headers.location).toBe('/dashboard/devices');
+    expect(login.headers['set-cookie']).toEqual(['fleet_session=abc; Path=/dashboard; HttpOnly; SameSite=Lax']);
+    expect(login.headers['x-body-bytes']).toBe(String(form.length));
+    const page = await request(gateway.app).get('/dashboard/devices').set('Cookie', 'fleet_session=abc; other=1');
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ cookie: 'fleet_session=abc; other=1', caller: null });
+  });
+
+  it('states the client address and protocol it worked out, never ones the client sent', async () => {
+    const res = await request(gateway.app).get('/dashboard/devices').set('X-Client-Address', '203.0.113.9').set('X-Client-Proto', 'https').set('X-Forwarded-Proto', 'https').set('X-Forwarded-For', '203.0.113.9');
+    expect(res.body.clientAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    expect(res.body.clientProto).toBe('http');
+    // Behind one trusted proxy (nginx), its X-Forwarded-* headers are believed.
+    const proxied = startTestGateway(tracker, { TRUST_PROXY_HOPS: '1' });
+    try {
+      const behind = await request(proxied.app).get('/dashboard/devices').set('X-Forwarded-Proto', 'https').set('X-Forwarded-For', '203.0.113.9');
+      expect(behind.body).toMatchObject({ clientAddress: '203.0.113.9', clientProto: 'https' });
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('streams a POST body through whole', async () => {
     const body = JSON.stringify({ note: 'x'.repeat(200_000) });
     const res = await request(gateway.app).post(`${v1}/devices/${device}/locate`).set(auth()).set('Content-Type', 'application/json').send(body);
@@ -136,7 +162,7 @@ describe('routes without a bearer token', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.bodyBytes).toBeGreaterThan(0);
     const wrong = await request(gateway.app).post(`/api/inbound/${hook}?secret=nope`).send({});
-    expect(wrong.status).toBe(404);
+    expect(wrong.status).toBe(401);
   });
 });
 

@@ -9,7 +9,7 @@ import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { startStandInTracker, type StandInTracker } from '../helpers/stand-in-tracker.js';
 
 const v1 = '/api/public/v1';
-const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: '60', RATE_LIMIT_COMMANDS_PER_MINUTE: '10' };
+const LIMITS = { RATE_LIMIT_READ_PER_MINUTE: '60', RATE_LIMIT_WRITE_PER_MINUTE: '60', RATE_LIMIT_COMMANDS_PER_MINUTE: '10' };
 let tracker: StandInTracker;
 const open: TestGateway[] = [];
 
@@ -93,6 +93,29 @@ describe('per-token buckets (in-memory store)', () => {
     expect(res.headers.ratelimit).toMatch(/^"commands"; r=0; t=\d+$/);
   });
 
+  it('counts the write routes in their own bucket of 60, independent of reads', async () => {
+    const g = gateway({ RATE_LIMIT_READ_PER_MINUTE: '1' });
+    const account = 'acc_writes';
+    const device = tracker.addDevice(account);
+    const { token } = tracker.mint(account, ['read', 'write']);
+    const auth = { Authorization: `Bearer ${token}` };
+    await request(g.app).get(`${v1}/geofences`).set(auth);
+    expect((await request(g.app).get(`${v1}/geofences`).set(auth)).status).toBe(429);
+    const writes = [
+      () => request(g.app).post(`${v1}/geofences`).set(auth).send({ name: 'Depot' }),
+      () => request(g.app).patch(`${v1}/devices/${device}/settings`).set(auth).send({ speedLimitKmh: 80 }),
+      () => request(g.app).post(`${v1}/drivers`).set(auth).send({ name: 'Ann' }),
+    ];
+    for (let i = 0; i < 60; i++) {
+      const res = await writes[i % writes.length]!();
+      expect(res.status).toBeLessThan(300);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(59 - i));
+    }
+    const res = await writes[0]!();
+    expect(res.status).toBe(429);
+    expect(res.headers['ratelimit-policy']).toBe('"write"; q=60; w=60');
+  });
+
   it('gives each token its own count', async () => {
     const g = gateway({ RATE_LIMIT_READ_PER_MINUTE: '1' });
     const a = fixture('acc_same');
@@ -150,6 +173,16 @@ describe('routes without a token', () => {
     expect((await request(g.app).get('/api-docs/openapi.json')).status).toBe(200);
     expect((await request(g.app).get('/api-docs')).status).toBe(429);
     expect((await request(g.app).get(`${v1}/devices`)).status).toBe(401);
+  });
+
+  it('count the dashboard per address, apart from the docs', async () => {
+    const g = gateway({ RATE_LIMIT_DASHBOARD_PER_MINUTE: '2', RATE_LIMIT_DOCS_PER_MINUTE: '5' });
+    expect((await request(g.app).get('/dashboard/login')).status).toBe(200);
+    expect((await request(g.app).get('/dashboard/devices')).status).toBe(200);
+    const res = await request(g.app).get('/dashboard/tokens');
+    expect(res.status).toBe(429);
+    expect(res.headers['ratelimit-policy']).toBe('"dashboard"; q=2; w=60');
+    expect((await request(g.app).get('/api-docs')).status).toBe(200);
   });
 });
 

@@ -18,6 +18,15 @@ describe('route table', () => {
     expect(docs.kind === 'match' && docs.match.route.scope).toBeUndefined();
   });
 
+  it('serves the dashboard without a bearer token, counted in its own bucket', () => {
+    const dashboard = ROUTES.filter((r) => r.path === '/dashboard' || r.path.startsWith('/dashboard/'));
+    expect(dashboard.length).toBeGreaterThan(10);
+    for (const r of dashboard) expect(r).toMatchObject({ bucket: 'dashboard' });
+    for (const r of dashboard) expect(r.scope).toBeUndefined();
+    expect(lookup('POST', '/dashboard/tokens/tok_abc/revoke')).toMatchObject({ kind: 'match', match: { params: { id: 'tok_abc' } } });
+    expect(lookup('GET', '/dashboard/devices/../../api')).toEqual({ kind: 'none' });
+  });
+
   it('lists the allowed methods for a known path', () => {
     expect(lookup('PUT', '/api/public/v1/alerts')).toEqual({ kind: 'wrong_method', allow: ['GET'] });
     expect(lookup('GET', '/api/inbound/inb_1')).toEqual({ kind: 'wrong_method', allow: ['POST'] });
@@ -42,6 +51,7 @@ describe('route table', () => {
     expect(() => routeTable(dup)).toThrow(/duplicate/);
     expect(() => routeTable([{ method: 'POST', path: '/hooks/{id}', bucket: 'inbound', key: 'other' }])).toThrow(/key/);
     expect(() => routeTable([{ method: 'GET', path: 'relative', bucket: 'read' }])).toThrow(/start with/);
+    expect(() => routeTable([{ method: 'POST', path: '/hooks/{id}', bucket: 'inbound', key: 'id', maxBodyBytes: 0 }])).toThrow(/maxBodyBytes/);
   });
 });
 

@@ -1,6 +1,6 @@
 // When the tracker cannot answer, the client gets 502 {"error": "tracking backend unavailable"}:
 // refused, reset, unresolvable, or silent past UPSTREAM_TIMEOUT_MS. Never a hang or a stack.
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
@@ -15,12 +15,14 @@ const open: Gateway[] = [];
 type Gateway = TestGateway;
 
 /** A backend that confirms tokens but misbehaves on everything else, as `mode` says. */
-async function brokenBackend(mode: 'hang' | 'reset'): Promise<{ url: string; close(): Promise<void> }> {
+async function brokenBackend(mode: 'hang' | 'reset' | 'early'): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const token = /^\/internal\/tokens\/(.+)$/.exec(req.url ?? '');
     if (token) return void res.setHeader('content-type', 'application/json').end(JSON.stringify({ id: token[1], active: true, accountId: 'acc_up' }));
     if (mode === 'reset') req.socket.destroy();
+    // 'early': answers before reading the body
+    if (mode === 'early') res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such webhook"}');
     // 'hang': accept and never answer
   });
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
@@ -95,5 +97,31 @@ describe('502 when the tracker cannot answer', () => {
     const g = gatewayTo(`http://127.0.0.1:${await freePort()}`);
     await request(g.app).get('/api-docs');
     expect(g.logs.some((l) => l.includes('tracking backend unavailable') && l.includes('ECONNREFUSED'))).toBe(true);
+  });
+});
+
+describe('an answer that comes before the whole body', () => {
+  it('closes the client connection, so nothing waits behind the unread rest of the body', async () => {
+    const backend = await brokenBackend('early');
+    const server = createServer(gatewayTo(backend.url).app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      // Headers and the first kilobyte of a declared 64 KiB body; the rest is held back.
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/inbound/inb_x?secret=s', headers: { 'content-type': 'application/json', 'content-length': 65536 } });
+      req.write(Buffer.alloc(1024, 0x20));
+      const res = await new Promise<IncomingMessage>((resolve, reject) => req.once('response', resolve).once('error', reject));
+      res.resume();
+      expect(res.statusCode).toBe(404);
+      expect(res.headers.connection).toBe('close');
+      req.destroy();
+      // A body that arrived whole keeps the connection for the next request.
+      const small = await request(server).post('/api/inbound/inb_x?secret=s').set('connection', 'keep-alive').send({ a: 1 });
+      expect(small.status).toBe(404);
+      expect(small.headers.connection).toBe('keep-alive');
+    } finally {
+      await new Promise((r) => server.close(r));
+      await backend.close();
+    }
   });
 });

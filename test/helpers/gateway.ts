@@ -26,6 +26,7 @@ export function gatewaySettings(tracker: StandInTracker, env: Record<string, str
     GATEWAY_SECRET: tracker.gatewaySecret,
     LOG_LEVEL: 'info',
     RATE_LIMIT_READ_PER_MINUTE: '100000',
+    RATE_LIMIT_WRITE_PER_MINUTE: '100000',
     RATE_LIMIT_COMMANDS_PER_MINUTE: '100000',
     RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
     RATE_LIMIT_PREFIX: uniquePrefix(),

@@ -16,6 +16,8 @@ export interface Service {
   waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** SIGTERM, then SIGKILL after a grace period; resolves once the process has exited. */
   stop(): Promise<void>;
+  /** Resolves when the process exits, however it was stopped. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface StartOptions {
@@ -44,18 +46,23 @@ function parse(line: string): Record<string, unknown> | null {
   }
 }
 
-/** Starts `node --import tsx <entry>` (path relative to the repository) with env added to ours. */
+/**
+ * Starts `node --import tsx <entry>` (path relative to the repository) with env added to ours.
+ * Metrics listen on a free port unless env names one, so services started together never collide.
+ */
 export function startService(entry: string, env: Record<string, string>, opts: StartOptions = {}): Promise<Service> {
   const { NODE_OPTIONS: _jestOptions, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...inherited, ...env },
+    env: { ...inherited, GATEWAY_METRICS_PORT: '0', TRACKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   const logs: string[] = [];
   const listeners = new Set<(line: string) => void>();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => (running.delete(child), resolve({ code, signal }))),
+  );
 
   for (const stream of [child.stdout!, child.stderr!]) {
     let partial = '';
@@ -100,7 +107,7 @@ export function startService(entry: string, env: Record<string, string>, opts: S
 
   const portFrom = opts.portFrom ?? defaultPort;
   return waitForLog((line) => portFrom(line) !== undefined, opts.timeoutMs ?? 20_000).then(
-    (line) => ({ port: portFrom(line)!, pid: child.pid!, logs, waitForLog, stop }),
+    (line) => ({ port: portFrom(line)!, pid: child.pid!, logs, waitForLog, stop, exited }),
     async (err: unknown) => {
       await stop();
       throw err;

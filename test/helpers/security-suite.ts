@@ -7,13 +7,20 @@ import request from 'supertest';
 import type { Scope } from '../../shared/scopes.js';
 import { foreignToken } from './stand-in-tracker.js';
 
+/** What a route's path id names. */
+export type Owned = 'device' | 'geofence' | 'driver' | 'rule' | 'alert';
+
 export interface SecuredRoute {
-  method: 'get' | 'post';
-  /** Builds the path for a device id (ignored by routes without one). */
-  path: (deviceId: string) => string;
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Builds the path for the id of what it names (ignored by routes without one). */
+  path: (id: string) => string;
   scope: Scope;
-  /** The route names a device, so another account's id must be a 404. */
-  hasDevice: boolean;
+  /** What the path names, so another account's id must be a 404; absent for routes without one. */
+  owned?: Owned;
+  /** A valid JSON body, for routes that take one. */
+  body?: object;
+  /** The success status (200 by default). */
+  status?: number;
 }
 
 /** What the suite needs of the backend behind the gateway: the stand-in, or the real tracker. */
@@ -24,6 +31,8 @@ export interface SecurityBackend {
   mintUnknown(account: string, scopes: Scope[]): string;
   revoke(tokenId: string): unknown;
   addDevice(account: string): Promise<string> | string;
+  /** Something of the account's own that a route names (a device, geofence, driver, rule, alert). */
+  addOwned(account: string, kind: Owned): Promise<string> | string;
   /** Requests that reached the backend's routes, when it counts them. */
   readonly hits?: number;
   /** Whether answers echo the caller the gateway stated. */
@@ -37,15 +46,41 @@ export interface SuiteContext {
 
 const v1 = '/api/public/v1';
 
+const GEOFENCE = { name: 'Depot', shape: { type: 'circle', center: { lat: 52.52, lng: 13.405 }, radius: 150 } };
+const DRIVER = { name: 'Ann Driver' };
+const RULE = { name: 'Fast', severity: 'warning', condition: { '>': [{ var: 'speed' }, 100] } };
+
 /** Every token route of the public API, as the suite calls it; commandId names a command of a device. */
 export function tokenRoutes(commandId: (deviceId: string) => string = () => 'cmd_1'): Record<string, SecuredRoute> {
+  const crud = (name: string, owned: Owned, body: object): Record<string, SecuredRoute> => ({
+    [`GET /${name}`]: { method: 'get', path: () => `${v1}/${name}`, scope: 'read' },
+    [`POST /${name}`]: { method: 'post', path: () => `${v1}/${name}`, scope: 'write', body, status: 201 },
+    [`GET /${name}/{id}`]: { method: 'get', path: (id) => `${v1}/${name}/${id}`, scope: 'read', owned },
+    [`PUT /${name}/{id}`]: { method: 'put', path: (id) => `${v1}/${name}/${id}`, scope: 'write', owned, body },
+    [`DELETE /${name}/{id}`]: { method: 'delete', path: (id) => `${v1}/${name}/${id}`, scope: 'write', owned, status: 204 },
+  });
   return {
-    'GET /devices': { method: 'get', path: () => `${v1}/devices`, scope: 'read', hasDevice: false },
-    'GET /devices/{id}': { method: 'get', path: (id) => `${v1}/devices/${id}`, scope: 'read', hasDevice: true },
-    'GET /devices/{id}/positions': { method: 'get', path: (id) => `${v1}/devices/${id}/positions`, scope: 'read', hasDevice: true },
-    'GET /devices/{id}/commands/{commandId}': { method: 'get', path: (id) => `${v1}/devices/${id}/commands/${commandId(id)}`, scope: 'read', hasDevice: true },
-    'POST /devices/{id}/locate': { method: 'post', path: (id) => `${v1}/devices/${id}/locate`, scope: 'commands', hasDevice: true },
-    'GET /alerts': { method: 'get', path: () => `${v1}/alerts?status=open`, scope: 'read', hasDevice: false },
+    'GET /devices': { method: 'get', path: () => `${v1}/devices`, scope: 'read' },
+    'GET /devices/{id}': { method: 'get', path: (id) => `${v1}/devices/${id}`, scope: 'read', owned: 'device' },
+    'GET /devices/{id}/positions': { method: 'get', path: (id) => `${v1}/devices/${id}/positions`, scope: 'read', owned: 'device' },
+    'GET /devices/{id}/commands/{commandId}': { method: 'get', path: (id) => `${v1}/devices/${id}/commands/${commandId(id)}`, scope: 'read', owned: 'device' },
+    'POST /devices/{id}/locate': { method: 'post', path: (id) => `${v1}/devices/${id}/locate`, scope: 'commands', owned: 'device' },
+    'GET /devices/{id}/driver': { method: 'get', path: (id) => `${v1}/devices/${id}/driver`, scope: 'read', owned: 'device' },
+    'PUT /devices/{id}/driver': { method: 'put', path: (id) => `${v1}/devices/${id}/driver`, scope: 'write', owned: 'device', body: { driverId: null } },
+    'GET /devices/{id}/settings': { method: 'get', path: (id) => `${v1}/devices/${id}/settings`, scope: 'read', owned: 'device' },
+    'PATCH /devices/{id}/settings': { method: 'patch', path: (id) => `${v1}/devices/${id}/settings`, scope: 'write', owned: 'device', body: { speedLimitKmh: 80 } },
+    'GET /alerts': { method: 'get', path: () => `${v1}/alerts?status=open`, scope: 'read' },
+    'POST /alerts/{id}/acknowledge': { method: 'post', path: (id) => `${v1}/alerts/${id}/acknowledge`, scope: 'write', owned: 'alert' },
+    'GET /events': { method: 'get', path: () => `${v1}/events`, scope: 'read' },
+    'GET /settings': { method: 'get', path: () => `${v1}/settings`, scope: 'read' },
+    'PATCH /settings': { method: 'patch', path: () => `${v1}/settings`, scope: 'write', body: { speedLimitKmh: 100 } },
+    ...crud('geofences', 'geofence', GEOFENCE),
+    ...crud('drivers', 'driver', DRIVER),
+    ...crud('rules', 'rule', RULE),
+    'GET /incidents': { method: 'get', path: () => `${v1}/incidents`, scope: 'read' },
+    'GET /expenses': { method: 'get', path: () => `${v1}/expenses`, scope: 'read' },
+    'GET /work-orders': { method: 'get', path: () => `${v1}/work-orders`, scope: 'read' },
+    'GET /unit-notes': { method: 'get', path: () => `${v1}/unit-notes`, scope: 'read' },
   };
 }
 
@@ -53,17 +88,18 @@ const OTHER_SCOPE: Record<Scope, Scope[]> = { read: ['commands', 'write'], comma
 
 export function securitySuite(name: string, route: SecuredRoute, context: () => SuiteContext): void {
   describe(`security: ${name}`, () => {
-    const call = (auth: string | null, deviceId = 'dev_none') => {
+    const call = (auth: string | null, id = 'none') => {
       const { app } = context();
-      const req = request(app)[route.method](route.path(deviceId));
-      return auth === null ? req : req.set('Authorization', auth);
+      const req = request(app)[route.method](route.path(id));
+      const authed = auth === null ? req : req.set('Authorization', auth);
+      return route.body ? authed.send(route.body) : authed;
     };
 
     /** The response is a refusal the tracker never saw. */
-    async function refused(auth: string | null, status: number, deviceId?: string) {
+    async function refused(auth: string | null, status: number) {
       const { tracker } = context();
       const before = tracker.hits;
-      const res = await call(auth, deviceId);
+      const res = await call(auth);
       expect(res.status).toBe(status);
       expect(typeof res.body.error).toBe('string');
       if (before !== undefined) expect(tracker.hits).toBe(before);
@@ -111,10 +147,11 @@ export function securitySuite(name: string, route: SecuredRoute, context: () => 
       expect(res.body.error).toContain(route.scope);
     });
 
-    if (route.hasDevice) {
-      it("answers 404 for another account's device", async () => {
+    const owned = route.owned;
+    if (owned) {
+      it(`answers 404 for another account's ${owned}`, async () => {
         const { tracker } = context();
-        const theirs = await tracker.addDevice('acc_theirs');
+        const theirs = await tracker.addOwned('acc_theirs', owned);
         const { token } = await tracker.mint('acc_mine', [route.scope]);
         const res = await call(`Bearer ${token}`, theirs);
         expect(res.status).toBe(404);
@@ -125,11 +162,11 @@ export function securitySuite(name: string, route: SecuredRoute, context: () => 
     it('serves the right token (and tells the tracker who is calling)', async () => {
       const { tracker } = context();
       const account = `acc_ok_${route.scope}`;
-      const device = await tracker.addDevice(account);
+      const id = owned ? await tracker.addOwned(account, owned) : 'none';
       const { token, tokenId } = await tracker.mint(account, [route.scope]);
-      const res = await call(`Bearer ${token}`, device);
-      expect(res.status).toBe(200);
-      if (tracker.echoesCaller) expect(res.body.caller).toEqual({ accountId: account, tokenId, scopes: [route.scope] });
+      const res = await call(`Bearer ${token}`, id);
+      expect(res.status).toBe(route.status ?? 200);
+      if (tracker.echoesCaller && res.status !== 204) expect(res.body.caller).toEqual({ accountId: account, tokenId, scopes: [route.scope] });
     });
   });
 }

@@ -29,6 +29,8 @@ export interface StandInTracker {
   mintUnknown(accountId: string, scopes: Scope[]): string;
   revoke(tokenId: string): void;
   addDevice(accountId: string): string;
+  /** A device, or a geofence, driver, rule or alert of the account. */
+  addOwned(accountId: string, kind: string): string;
   addInbound(secret: string): string;
   close(): Promise<void>;
 }
@@ -55,10 +57,13 @@ export async function startStandInTracker(): Promise<StandInTracker> {
   const gatewaySecret = randomBytes(32).toString('base64url');
   const tokens = new Map<string, { accountId: string; active: boolean }>();
   const devices = new Map<string, string>();
+  /** Geofences, drivers, rules and alerts: id → account. */
+  const owned = new Map<string, string>();
   const inbound = new Map<string, string>();
 
   const app = express();
   app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' })); // open, as on the tracker
   app.use(gatewayAuth(gatewaySecret));
   app.get('/internal/tokens/:id', (req, res) => {
     const t = tokens.get(req.params.id);
@@ -108,10 +113,49 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     res.json({ ok: true, queued: true, commandId: newId('cmd'), bodyBytes: await bodyBytes(req), ...echo(req) });
   });
   app.get(`${v1}/alerts`, (req, res) => void res.json({ data: [], ...echo(req), query: req.query }));
+  // The write-scope resources and events: each answers its success status for the owner only.
+  const own = (req: express.Request) => {
+    if (owned.get(String(req.params.id)) !== caller(req).accountId) throw new ApiError('not_found', 'no such resource');
+  };
+  const simple: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, status: number, check: ((req: express.Request) => unknown) | null][] = [
+    ['post', `${v1}/alerts/:id/acknowledge`, 200, own],
+    ['get', `${v1}/events`, 200, null],
+    ['get', `${v1}/settings`, 200, null],
+    ['patch', `${v1}/settings`, 200, null],
+    ['get', `${v1}/devices/:id/driver`, 200, ownDevice],
+    ['put', `${v1}/devices/:id/driver`, 200, ownDevice],
+    ['get', `${v1}/devices/:id/settings`, 200, ownDevice],
+    ['patch', `${v1}/devices/:id/settings`, 200, ownDevice],
+    ...['geofences', 'drivers', 'rules'].flatMap((name): typeof simple => [
+      ['get', `${v1}/${name}`, 200, null],
+      ['post', `${v1}/${name}`, 201, null],
+      ['get', `${v1}/${name}/:id`, 200, own],
+      ['put', `${v1}/${name}/:id`, 200, own],
+      ['delete', `${v1}/${name}/:id`, 204, own],
+    ]),
+  ];
+  for (const [method, path, status, check] of simple) {
+    app[method](path, async (req, res) => {
+      check?.(req);
+      const bytes = await bodyBytes(req);
+      if (status === 204) res.status(204).end();
+      else res.status(status).json({ bodyBytes: bytes, ...echo(req) });
+    });
+  }
+  for (const records of ['incidents', 'expenses', 'work-orders', 'unit-notes']) app.get(`${v1}/${records}`, (req, res) => void res.json({ data: [], ...echo(req) }));
   app.post('/api/inbound/:id', async (req, res) => {
     const secret = inbound.get(req.params.id);
-    if (secret === undefined || req.query.secret !== secret) throw new ApiError('not_found', 'no such webhook');
+    if (secret === undefined || req.query.secret !== secret) throw new ApiError('unauthorized', 'unknown webhook or wrong secret');
     res.json({ ok: true, bodyBytes: await bodyBytes(req), ...echo(req) });
+  });
+  // The dashboard: a sign-in that answers with a cookie and a redirect, pages that echo what arrived.
+  app.post('/dashboard/login', async (req, res) => {
+    const body = await bodyBytes(req);
+    res.cookie('fleet_session', 'abc', { httpOnly: true, sameSite: 'lax', path: '/dashboard' }).set('X-Body-Bytes', String(body)).redirect(303, '/dashboard/devices');
+  });
+  app.get('/dashboard/{*page}', (req, res) => {
+    const h = req.headers;
+    res.json({ cookie: h.cookie ?? null, clientAddress: h['x-client-address'], clientProto: h['x-client-proto'], caller: callerOf(h) });
   });
   app.get('/api-docs', (_req, res) => void res.type('html').send('<!doctype html><title>API</title>'));
   app.get('/api-docs/init.js', (_req, res) => void res.type('application/javascript').send('window.ui = {};'));
@@ -147,6 +191,12 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     addDevice(accountId) {
       const id = newId('dev');
       devices.set(id, accountId);
+      return id;
+    },
+    addOwned(accountId, kind) {
+      if (kind === 'device') return state.addDevice(accountId);
+      const id = newId(kind.slice(0, 3));
+      owned.set(id, accountId);
       return id;
     },
     addInbound(secret) {

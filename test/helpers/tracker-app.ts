@@ -12,7 +12,7 @@ export interface TrackerFixture {
   db: TestDatabase;
   close(): Promise<void>;
   /** A request as the gateway forwards it, for the given account and scopes. */
-  as(accountId: string, scopes?: string): { get(path: string): request.Test; post(path: string): request.Test };
+  as(accountId: string, scopes?: string): Record<'get' | 'post' | 'put' | 'patch' | 'delete', (path: string) => request.Test>;
   account(name: string): Promise<string>;
   device(accountId: string, imei: string, name?: string): Promise<string>;
 }
@@ -34,6 +34,9 @@ export async function startTrackerFixture(engine: Engine = 'postgres', settings:
     as: (accountId, scopes = 'read write commands') => ({
       get: (path) => sign(request(base).get(path), accountId, scopes),
       post: (path) => sign(request(base).post(path), accountId, scopes),
+      put: (path) => sign(request(base).put(path), accountId, scopes),
+      patch: (path) => sign(request(base).patch(path), accountId, scopes),
+      delete: (path) => sign(request(base).delete(path), accountId, scopes),
     }),
     account: async (name) => ((await runCommand(tracker.ctx, 'accounts create', { name })) as { id: string }).id,
     device: async (accountId, imei, name = 'Unit') => ((await runCommand(tracker.ctx, 'devices add', { account: accountId, imei, name })) as { id: string }).id,

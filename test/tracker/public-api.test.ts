@@ -192,5 +192,41 @@ describe('streaming', () => {
     expect(res.body.data).toHaveLength(30000);
     expect(res.body.data[29999].timestamp).toBe(new Date(start + 29999 * 5000).toISOString());
     expect(res.body.nextCursor).toBeUndefined();
+    const empty = await ok('get', '/api/public/v1/devices/{id}/positions', `/api/public/v1/devices/${big}/positions?from=2025-10-01T00:00:00Z&to=2025-10-31T00:00:00Z`);
+    expect(empty.text).toBe('{"data":[]}');
+  });
+});
+
+describe('large device lists', () => {
+  test('are served from a snapshot refreshed in the background', async () => {
+    const big = await startTrackerFixture('postgres', { DEVICE_LIST_SNAPSHOT_MS: '300' });
+    try {
+      const fleet = await big.account('Fleet');
+      await big.tracker.ctx.db.query(
+        `INSERT INTO devices (id, account_id, imei, name) SELECT 'dev_big' || i, $1, '86' || lpad(i::text, 13, '0'), 'Unit ' || i FROM generate_series(1, 1000) AS i`,
+        [fleet],
+      );
+      const names = async () => ((await big.as(fleet).get('/api/public/v1/devices')).body.data as { id: string; name: string }[]).map((d) => d.name);
+      const first = await names();
+      expect(first).toHaveLength(1000);
+      const renamed = 'Tanker "7" \\ Süd <1>';
+      await big.tracker.ctx.db.query("UPDATE devices SET name = $1 WHERE id = 'dev_big1'", [renamed]);
+      expect(await names()).toEqual(first); // the snapshot, at most 300 ms old
+      await new Promise((r) => setTimeout(r, 350));
+      let latest = await names(); // the stale snapshot, while the refresh runs
+      for (let i = 0; i < 40 && !latest.includes(renamed); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        latest = await names();
+      }
+      expect(latest).toContain(renamed);
+    } finally {
+      await big.close();
+    }
+  });
+
+  test('under the size for snapshots, a list is current at once', async () => {
+    await f.tracker.ctx.db.query('UPDATE devices SET name = $1 WHERE id = $2', ['Idle "2"', idle]);
+    const res = await ok('get', '/api/public/v1/devices', '/api/public/v1/devices');
+    expect(res.body.data.find((d: { id: string }) => d.id === idle).name).toBe('Idle "2"');
   });
 });

@@ -1,6 +1,7 @@
 // The repository layer against both engines: the machine's PostgreSQL and embedded PGlite.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
+import { parseConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { verifyToken } from '../../shared/tokens.js';
 import { runCommand, type AdminContext } from '../../tracker/admin/commands.js';
@@ -22,7 +23,7 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
   beforeAll(async () => {
     const t = await openTestDb(engine);
     close = t.close;
-    ctx = { db: t.db, privateKey };
+    ctx = { db: t.db, privateKey, config: parseConfig({}) };
     accountId = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
   });
   afterAll(() => close());
@@ -77,5 +78,26 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
     const list = (await runCommand(ctx, 'tokens list', { account: accountId })) as { tokens: { id: string; status: string }[] };
     expect(list.tokens.find((x) => x.id === t.id)?.status).toBe('revoked');
     await rejects(runCommand(ctx, 'tokens revoke', { token: 'tok_unknown' }), 'not_found', /no token/);
+  });
+
+  test('streams a query as lines, with quoted parameters, and recovers from a stream stopped early', async () => {
+    const sql = "SELECT 'row ' || i || ' of ' || $1 FROM generate_series(1, $2::int) AS i";
+    const text = async (params: string[], stopAfter = Infinity) => {
+      let out = '';
+      let chunks = 0;
+      for await (const chunk of ctx.db.copyLines(sql, params)) {
+        out += chunk.toString();
+        if (++chunks >= stopAfter) break;
+      }
+      return out;
+    };
+    const lines = (await text(["O'Brien", '50000'])).split('\n');
+    expect(lines).toHaveLength(50001);
+    expect(lines[0]).toBe("row 1 of O'Brien");
+    expect(lines[49999]).toBe("row 50000 of O'Brien");
+    expect(lines[50000]).toBe('');
+    expect(await text(['none', '0'])).toBe('');
+    await text(['early', '200000'], 1);
+    expect(await text(['again', '2'])).toBe('row 1 of again\nrow 2 of again\n');
   });
 });

@@ -61,7 +61,7 @@ describe('at connect time', () => {
     const { db, close } = await openTestDb('postgres');
     const worker = new WebhookWorker(db, strict, createLogger('tracker', 'silent'), { retrySchedule: [200, 200], disableAfterMs: 3_600_000, concurrency: 2, retentionDays: 30 });
     try {
-      const ctx: AdminContext = { db, privateKey };
+      const ctx: AdminContext = { db, privateKey, config: parseConfig({}) };
       const account = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
       const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100000001', name: 'Van' })) as { id: string }).id;
       // Stored as if the name had resolved to a public address when it was added.

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
+import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
 import { isCommandName, runCommand, type CommandName } from './commands.js';
 import { formatResult } from './format.js';
@@ -16,14 +17,22 @@ const USAGE = `usage: admin <command> [options] [--json]
   tokens create --account ID --scopes read,write,commands [--name NAME]
   tokens list --account ID
   tokens revoke TOKEN_ID
+  inbound add --account ID --action ACTION [--name NAME]   (actions: ${INBOUND_ACTIONS.join(', ')})
+  inbound list --account ID
+  inbound remove WEBHOOK_ID
+  inbound calls WEBHOOK_ID [--limit N]
   webhooks add --account ID --url URL [--events all|e1,e2] [--format auto|standard|slack|discord|teams|googlechat]
   webhooks list --account ID
   webhooks remove|enable|test WEBHOOK_ID
-  webhooks deliveries WEBHOOK_ID [--limit N]`;
+  webhooks deliveries WEBHOOK_ID [--limit N]
+  users create --account ID --email EMAIL      (prints a one-time link to set the password)
+  users reset-password --email EMAIL           (a new link; the previous one stops working)`;
 
-/** Commands that take one id as an argument, and the input it becomes. */
+/** Commands that name their subject as a positional argument, and the argument's name. */
 const POSITIONAL: Partial<Record<CommandName, string>> = {
   'tokens revoke': 'token',
+  'inbound remove': 'webhook',
+  'inbound calls': 'webhook',
   'webhooks remove': 'webhook',
   'webhooks enable': 'webhook',
   'webhooks test': 'webhook',
@@ -49,7 +58,9 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         url: { type: 'string' },
         events: { type: 'string' },
         format: { type: 'string' },
+        action: { type: 'string' },
         limit: { type: 'string' },
+        email: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

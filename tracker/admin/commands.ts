@@ -1,30 +1,37 @@
-// The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and,
-// later, the dashboard. Each validates its input with a schema and changes nothing on bad input.
+// The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and
+// the demo seed. Each validates its input with a schema and changes nothing on bad input; the rules
+// for a device's fields and the issuing of tokens live with devices/ and tokens/, where the
+// dashboard uses them too.
 import type { KeyObject } from 'node:crypto';
-import type { Config } from '../../shared/config.js';
 import { z } from 'zod';
+import type { Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/db-errors.js';
 import { newId } from '../../shared/ids.js';
+import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shared/inbound.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
-import { signToken } from '../../shared/tokens.js';
+import { requiredText } from '../../shared/validation.js';
 import { createAccount } from '../accounts/repository.js';
+import { issuePasswordLink } from '../dashboard/password-links.js';
+import { createUser, email, findUserByEmail } from '../dashboard/users.js';
+import { deviceName, imei, plate } from '../devices/fields.js';
 import { addDevice } from '../devices/repository.js';
+import { listCalls } from '../inbound/calls.js';
+import { hashSecret, newSecret } from '../inbound/secret.js';
+import { deleteWebhook, findWebhook, insertWebhook, listWebhooks } from '../inbound/webhooks.js';
 import type { Db } from '../storage/db.js';
-import { insertToken, listTokens, revokeToken } from '../tokens/repository.js';
+import { issueToken } from '../tokens/issue.js';
+import { listTokens, revokeToken } from '../tokens/repository.js';
 import { webhookCommands } from '../webhooks/commands.js';
-import { accountId, requireAccount, text } from './inputs.js';
+import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
 
 export interface AdminContext {
   db: Db;
   privateKey: KeyObject;
-  /** Settings the webhook commands obey (http and private targets); the strict defaults without. */
-  config?: Config;
+  /** Settings the commands print links with, and those outbound webhook targets obey. */
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>;
 }
 
-const imei = z
-  .string({ error: 'device identifier is required (--imei)' })
-  .regex(/^[0-9]{5,20}$/, 'device identifier (--imei) must be 5 to 20 digits');
 const scopes = z
   .string({ error: `scopes are required (--scopes, from ${SCOPES.join(',')})` })
   .transform((v, ctx) => {
@@ -37,35 +44,33 @@ const scopes = z
     return list as Scope[];
   });
 
+const action = z
+  .string({ error: `action is required (--action, one of ${INBOUND_ACTIONS.join(', ')})` })
+  .refine(isInboundAction, { error: (issue) => `unknown action "${String(issue.input)}": allowed actions are ${INBOUND_ACTIONS.join(', ')}` });
+const inboundUrl = (ctx: AdminContext, id: string) => `${ctx.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/inbound/${id}`;
+
 export const commands = {
   'accounts create': {
-    input: z.object({ name: text('account name (--name)', 200) }),
+    input: z.object({ name: requiredText('account name (--name)', 200) }),
     async run(ctx: AdminContext, input: { name: string }) {
       const account = await createAccount(ctx.db, input.name);
       return { id: account.id, name: account.name };
     },
   },
   'devices add': {
-    input: z.object({ account: accountId, imei, name: text('device name (--name)', 200), plate: z.string().trim().max(32, 'plate must be at most 32 characters').optional() }),
+    input: z.object({ account: accountId, imei, name: deviceName, plate: plate.optional() }),
     async run(ctx: AdminContext, input: { account: string; imei: string; name: string; plate?: string | undefined }) {
       await requireAccount(ctx.db, input.account);
-      try {
-        const d = await addDevice(ctx.db, { accountId: input.account, imei: input.imei, name: input.name, plate: input.plate });
-        return { id: d.id, accountId: d.accountId, imei: d.imei, name: d.name, plate: d.plate };
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ApiError('conflict', `a device with identifier ${input.imei} already exists`);
-        throw err;
-      }
+      const d = await addDevice(ctx.db, { accountId: input.account, imei: input.imei, name: input.name, plate: input.plate });
+      return { id: d.id, accountId: d.accountId, imei: d.imei, name: d.name, plate: d.plate };
     },
   },
   'tokens create': {
-    input: z.object({ account: accountId, scopes, name: text('token name (--name)', 200).optional() }),
+    input: z.object({ account: accountId, scopes, name: requiredText('token name (--name)', 200).optional() }),
     async run(ctx: AdminContext, input: { account: string; scopes: Scope[]; name?: string | undefined }) {
       await requireAccount(ctx.db, input.account);
-      const id = newId('tok');
-      const record = await insertToken(ctx.db, { id, accountId: input.account, name: input.name ?? 'API token', scopes: input.scopes });
-      const token = signToken({ tokenId: id, accountId: input.account, scopes: input.scopes }, ctx.privateKey);
-      return { id, accountId: record.accountId, name: record.name, scopes: record.scopes, token };
+      const { record, token } = await issueToken(ctx.db, ctx.privateKey, { accountId: input.account, name: input.name ?? 'API token', scopes: input.scopes });
+      return { id: record.id, accountId: record.accountId, name: record.name, scopes: record.scopes, token };
     },
   },
   'tokens list': {
@@ -82,6 +87,62 @@ export const commands = {
       const record = await revokeToken(ctx.db, input.token);
       if (!record) throw new ApiError('not_found', `no token ${input.token}`);
       return { id: record.id, revokedAt: record.revokedAt };
+    },
+  },
+  'inbound add': {
+    input: z.object({ account: accountId, action, name: requiredText('webhook name (--name)', 200).optional() }),
+    async run(ctx: AdminContext, input: { account: string; action: InboundAction; name?: string | undefined }) {
+      await requireAccount(ctx.db, input.account);
+      const secret = newSecret();
+      const w = await insertWebhook(ctx.db, { id: newId('inb'), accountId: input.account, name: input.name ?? input.action, action: input.action, secretHash: hashSecret(secret) });
+      return { id: w.id, accountId: w.accountId, name: w.name, action: w.action, url: inboundUrl(ctx, w.id), secret, createdAt: w.createdAt };
+    },
+  },
+  'inbound list': {
+    input: z.object({ account: accountId }),
+    async run(ctx: AdminContext, input: { account: string }) {
+      await requireAccount(ctx.db, input.account);
+      const webhooks = await listWebhooks(ctx.db, input.account);
+      return { webhooks: webhooks.map((w) => ({ ...w, url: inboundUrl(ctx, w.id) })) };
+    },
+  },
+  'inbound remove': {
+    input: z.object({ webhook: webhookId('inbound remove WEBHOOK_ID') }),
+    async run(ctx: AdminContext, input: { webhook: string }) {
+      const removed = await deleteWebhook(ctx.db, input.webhook);
+      if (!removed) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
+      return { id: removed.id, removed: true };
+    },
+  },
+  'inbound calls': {
+    input: z.object({
+      webhook: webhookId('inbound calls WEBHOOK_ID'),
+      limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(1000, LIMIT).default(50),
+    }),
+    async run(ctx: AdminContext, input: { webhook: string; limit: number }) {
+      const webhook = await findWebhook(ctx.db, input.webhook);
+      if (!webhook) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
+      return { webhookId: webhook.id, calls: await listCalls(ctx.db, webhook.id, input.limit) };
+    },
+  },
+  'users create': {
+    input: z.object({ account: accountId, email }),
+    async run(ctx: AdminContext, input: { account: string; email: string }) {
+      await requireAccount(ctx.db, input.account);
+      return ctx.db.transaction(async (tx) => {
+        const user = await createUser(tx, { accountId: input.account, email: input.email });
+        const link = await issuePasswordLink(tx, user.id, ctx.config);
+        return { id: user.id, accountId: user.accountId, email: user.email, setPasswordUrl: link.url, expiresAt: link.expiresAt };
+      });
+    },
+  },
+  'users reset-password': {
+    input: z.object({ email }),
+    async run(ctx: AdminContext, input: { email: string }) {
+      const user = await findUserByEmail(ctx.db, input.email);
+      if (!user) throw new ApiError('not_found', `no dashboard user ${input.email}`);
+      const link = await issuePasswordLink(ctx.db, user.id, ctx.config);
+      return { id: user.id, accountId: user.accountId, email: user.email, setPasswordUrl: link.url, expiresAt: link.expiresAt };
     },
   },
   ...webhookCommands,

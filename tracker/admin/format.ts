@@ -25,5 +25,36 @@ export function formatResult(name: CommandName, result: unknown): string {
     }
     case 'tokens revoke':
       return `Token ${r.id} revoked at ${date(r.revokedAt)}.\n`;
+    case 'inbound add':
+      return [
+        `Inbound webhook ${r.id} created (${r.action}): ${r.name}.`,
+        `URL:    ${r.url}`,
+        `Secret: ${r.secret}`,
+        'The secret is shown this once; store it now. Callers POST JSON to the URL with ?secret=<secret>.',
+        '',
+      ].join('\n');
+    case 'inbound list': {
+      const webhooks = r.webhooks as Row[];
+      if (webhooks.length === 0) return 'No inbound webhooks.\n';
+      return webhooks.map((w) => `${w.id}  ${String(w.action).padEnd(17)}  created ${date(w.createdAt)}  last call ${date(w.lastCallAt)}  ${w.name}  ${w.url}`).join('\n') + '\n';
+    }
+    case 'inbound remove':
+      return `Inbound webhook ${r.id} removed; its URL no longer works.\n`;
+    case 'inbound calls': {
+      const calls = r.calls as Row[];
+      if (calls.length === 0) return `No calls to ${r.webhookId}.\n`;
+      return calls.map(formatCall).join('\n') + '\n';
+    }
+    case 'users create':
+    case 'users reset-password':
+      return `${name === 'users create' ? 'Dashboard user' : 'New password link for'} ${r.id} (${r.email}, account ${r.accountId}).\nSend this link to the user to set the password; it works once, until ${date(r.expiresAt)}:\n${r.setPasswordUrl}\n`;
   }
+}
+
+/** One call per line: time, status, what came of it, then key, address and (log_only) the body. */
+function formatCall(c: Row): string {
+  const outcome = c.error ? `refused: ${c.error}` : `${c.replayed ? 'replayed' : 'accepted'} ${c.recordId ?? c.id}`;
+  const body = c.body === null || c.error ? '' : `  ${JSON.stringify(c.body).slice(0, 200)}`;
+  const key = c.idempotencyKey ? `  key ${c.idempotencyKey}` : '';
+  return `${date(c.receivedAt)}  ${c.status}  ${outcome}${key}  from ${c.clientAddress ?? '-'}${body}`;
 }

@@ -1,29 +1,29 @@
 // GET /api/public/v1/alerts: the account's alerts, newest first, open ones by default.
+// POST /api/public/v1/alerts/{id}/acknowledge: open → acknowledged, idempotent.
 import { Router } from 'express';
+import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import { listAlerts } from '../alerts/repository.js';
-import { decodeCursor, encodeCursor, isIsoTime } from './paging.js';
+import { acknowledgeAlert, listAlerts } from '../alerts/repository.js';
+import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from './paging.js';
 import { presentAlert } from './present.js';
 import { caller, parseQuery, requireScope } from './request.js';
 import { AlertsQuery } from './schemas.js';
-
-const DEFAULT_LIMIT = 1000;
 
 export function alertsRoutes(ctx: TrackerContext): Router {
   const router = Router();
   router.get('/api/public/v1/alerts', requireScope('read'), async (req, res) => {
     const q = parseQuery(AlertsQuery, req.query);
-    const before = q.cursor
-      ? (({ t, id }) => ({ createdAt: new Date(t), id }))(decodeCursor(q.cursor, (v): v is { t: string; id: number } => isIsoTime(v.t) && Number.isInteger(v.id)))
-      : null;
-    const limit = q.limit ?? DEFAULT_LIMIT;
+    const before = decodeNumberedCursor(q.cursor);
+    const limit = q.limit ?? DEFAULT_LIST_LIMIT;
     const rows = await listAlerts(ctx.db, { accountId: caller(res).accountId, status: q.status, since: q.since ? new Date(q.since) : null, before, limit: limit + 1 });
-    const more = rows.length > limit;
-    const page = more ? rows.slice(0, limit) : rows;
-    const last = page.at(-1);
-    const body: { data: unknown[]; nextCursor?: string | null } = { data: page.map(presentAlert) };
-    if (q.limit !== undefined || more) body.nextCursor = more && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-    res.json(body);
+    res.json(pageBody(rows, limit, q.limit !== undefined, (a) => ({ t: a.createdAt.toISOString(), id: a.id }), presentAlert));
+  });
+  router.post('/api/public/v1/alerts/:id/acknowledge', requireScope('write'), async (req, res) => {
+    const id = req.params.id as string;
+    // Alert ids are integers; anything else names no alert.
+    const alert = /^[1-9][0-9]{0,14}$/.test(id) ? await acknowledgeAlert(ctx.db, caller(res).accountId, Number(id)) : null;
+    if (!alert) throw new ApiError('not_found', `no alert ${id}`);
+    res.json(presentAlert(alert));
   });
   return router;
 }

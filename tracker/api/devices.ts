@@ -3,7 +3,8 @@ import { Router } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { findDevice, type Device } from '../devices/repository.js';
-import { deviceJson, devicesJson } from './sql-json.js';
+import { DeviceListSnapshots } from './device-list-snapshots.js';
+import { deviceJson } from './sql-json.js';
 import { caller, requireScope } from './request.js';
 
 /** The caller's device or a 404 (another account's device is never acknowledged to exist). */
@@ -13,10 +14,14 @@ export async function callerDevice(ctx: TrackerContext, accountId: string, id: s
   return device;
 }
 
+/** From this many devices on, an account's list is served from a snapshot (see DEVICE_LIST_SNAPSHOT_MS). */
+const LARGE_LIST = 1000;
+
 export function devicesRoutes(ctx: TrackerContext): Router {
   const router = Router();
+  const snapshots = new DeviceListSnapshots(ctx.db, ctx.logger, { maxAgeMs: ctx.config.DEVICE_LIST_SNAPSHOT_MS, minDevices: LARGE_LIST, maxBytes: 64 * 1024 * 1024 });
   router.get('/api/public/v1/devices', requireScope('read'), async (_req, res) => {
-    res.type('application/json').send(`{"data":${await devicesJson(ctx.db, caller(res).accountId)}}`);
+    res.type('application/json').send(await snapshots.body(caller(res).accountId));
   });
   router.get('/api/public/v1/devices/:id', requireScope('read'), async (req, res) => {
     const json = await deviceJson(ctx.db, caller(res).accountId, req.params.id as string);

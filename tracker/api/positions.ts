@@ -4,13 +4,11 @@ import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { historyQuery } from '../positions/repository.js';
 import { callerDevice } from './devices.js';
-import { streamData } from './json-stream.js';
+import { streamLines } from './json-stream.js';
 import { decodeCursor, encodeCursor, isIsoTime } from './paging.js';
 import { caller, parseQuery, requireScope } from './request.js';
-import { POSITION_JSON } from './sql-json.js';
+import { isoSql, POSITION_JSON } from './sql-json.js';
 import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
-
-const BATCH = 2000;
 
 interface JsonRow {
   j: string;
@@ -32,9 +30,9 @@ export function positionsRoutes(ctx: TrackerContext): Router {
 
     if (q.limit === undefined) {
       const { sql, params } = historyQuery(POSITION_JSON, device.id, from, to, after, null);
-      return streamData(res, ctx.db.cursor<JsonRow>(sql, params, BATCH), (r) => r.j);
+      return streamLines(res, ctx.db.copyLines(sql, params));
     }
-    const { sql, params } = historyQuery(POSITION_JSON, device.id, from, to, after, q.limit + 1);
+    const { sql, params } = historyQuery(`${POSITION_JSON} AS j, ${isoSql('device_time')} AS t`, device.id, from, to, after, q.limit + 1);
     const rows = await ctx.db.query<JsonRow>(sql, params);
     const more = rows.length > q.limit;
     const pageRows = more ? rows.slice(0, q.limit) : rows;

@@ -1,6 +1,6 @@
-// Request helpers for the public routes: the caller's scope and account, and query validation
-// whose 400s name the parameter.
-import type { RequestHandler, Response } from 'express';
+// Request helpers for the public routes: the caller's scope and account, and query and body
+// validation whose 400s name the parameter or field.
+import { json, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scopes.js';
@@ -34,4 +34,30 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.in
     : name === 'limit' ? `must be a whole number from 1 to ${MAX_PAGE}`
     : issue.message;
   throw new ApiError('bad_request', `invalid query parameter "${name}": ${hint}`);
+}
+
+/** Geofence polygons are the largest bodies: 1000 points are about 50 KB of JSON. */
+const MAX_BODY = '256kb';
+const parseJson = json({ limit: MAX_BODY });
+
+/** A JSON body is required (415 for another Content-Type), parsed within the size limit. */
+export function jsonBody(): RequestHandler {
+  return function jsonBody(req, res, next) {
+    if (!req.is(['application/json', '+json'])) return next(new ApiError('unsupported_media_type', 'Content-Type must be application/json, with a JSON object as the body'));
+    parseJson(req, res, next);
+  };
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('bad_request', 'the body must be a JSON object');
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.map(String).join('.');
+  const message =
+    issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+    : issue.code === 'invalid_type' && issue.message.endsWith('received undefined') ? 'is required'
+    : issue.code === 'invalid_value' ? `must be one of ${issue.values.map(String).join(', ')}`
+    : issue.message;
+  throw new ApiError('bad_request', field ? `invalid body field "${field}": ${message}` : `invalid body: ${message}`);
 }

@@ -6,7 +6,7 @@ export const MAX_RANGE_DAYS = 90;
 export const DEFAULT_RANGE_HOURS = 24;
 export const MAX_PAGE = 10_000;
 
-const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp (ends in Z)', example: '2026-11-21T09:30:00.000Z' });
+export const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp (ends in Z)', example: '2026-11-21T09:30:00.000Z' });
 
 export const LatLng = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).meta({ id: 'LatLng', description: 'Decimal degrees (WGS84)' });
 
@@ -41,6 +41,8 @@ export const Alert = z
     deviceId: z.string().nullable().meta({ description: 'The unit concerned; null for an alert about the account itself (type webhook_disabled)' }),
     message: z.string(),
     createdAt: timestamp,
+    status: z.enum(['open', 'acknowledged']),
+    acknowledgedAt: timestamp.nullable().meta({ description: 'When it was acknowledged; null while open' }),
   })
   .meta({ id: 'Alert' });
 
@@ -75,7 +77,7 @@ export const page = <T extends z.ZodType>(item: T) =>
     nextCursor: z.string().nullable().optional().meta({ description: 'Present when `limit` was given: pass as `cursor` for the next page; null on the last page' }),
   });
 
-const paging = {
+export const paging = {
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).optional().meta({ description: `Page size, 1 to ${MAX_PAGE}; without it every matching row is returned` }),
   cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from a previous page' }),
 };

@@ -1,6 +1,7 @@
 // Delivers queued commands to devices connected to this process: at once when notified (from any
 // tracker process, through the database), and on each connection for what waited. Expires what
 // waited longer than COMMAND_TTL, and records replies.
+import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceSessions } from '../ingest/sessions.js';
 import type { Db } from '../storage/db.js';
@@ -18,6 +19,8 @@ export class CommandDispatcher {
     private readonly db: Db,
     private readonly sessions: DeviceSessions,
     private readonly logger: Logger,
+    /** Commands moved to each status (the tracker's fleet_commands_total). */
+    private readonly outcomes: Counter<'status'>,
   ) {}
 
   async start(): Promise<void> {
@@ -27,7 +30,7 @@ export class CommandDispatcher {
       if (this.sessions.get(deviceId)) void this.deliver(deviceId);
     });
     this.timer = setInterval(() => {
-      expireCommands(this.db).catch((err: unknown) => this.logger.error({ err }, 'command expiry failed'));
+      this.expire().catch((err: unknown) => this.logger.error({ err }, 'command expiry failed'));
     }, EXPIRE_EVERY_MS).unref();
   }
 
@@ -36,16 +39,25 @@ export class CommandDispatcher {
     await this.unlisten?.();
   }
 
+  private async expire(): Promise<void> {
+    this.outcomes.inc({ status: 'expired' }, await expireCommands(this.db));
+  }
+
   /** Sends every unexpired queued command of a device connected here. */
   async deliver(deviceId: string): Promise<void> {
     const conn = this.sessions.get(deviceId);
     if (!conn) return;
     try {
-      await expireCommands(this.db);
+      await this.expire();
       for (const command of await claimQueued(this.db, deviceId)) {
         this.seq = (this.seq + 1) % 0x7fffffff;
-        if (!conn.sendLocate(this.seq)) await failCommand(this.db, command.id, `the ${conn.protocol} protocol has no locate command`);
-        else this.logger.info({ deviceId, commandId: command.id }, 'command sent');
+        if (!conn.sendLocate(this.seq)) {
+          await failCommand(this.db, command.id, `the ${conn.protocol} protocol has no locate command`);
+          this.outcomes.inc({ status: 'failed' });
+        } else {
+          this.outcomes.inc({ status: 'sent' });
+          this.logger.info({ deviceId, commandId: command.id }, 'command sent');
+        }
       }
     } catch (err) {
       this.logger.error({ err, deviceId }, 'command delivery failed');
@@ -55,6 +67,8 @@ export class CommandDispatcher {
   /** A device answered a command. */
   async replied(deviceId: string, reply: string, position: Command['position']): Promise<void> {
     const command = await deliverOldestSent(this.db, deviceId, reply.slice(0, 2000), position);
-    if (command) this.logger.info({ deviceId, commandId: command.id }, 'command delivered');
+    if (!command) return;
+    this.outcomes.inc({ status: 'delivered' });
+    this.logger.info({ deviceId, commandId: command.id }, 'command delivered');
   }
 }

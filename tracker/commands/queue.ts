@@ -13,9 +13,11 @@ export async function queueLocate(ctx: TrackerContext, device: Device): Promise<
   if (device.protocol && !hasLocate(device.protocol)) {
     throw new ApiError('conflict', `device ${device.id} speaks ${device.protocol.toUpperCase()}, which has no locate command`);
   }
-  return ctx.db.transaction(async (tx) => {
+  const queued = await ctx.db.transaction(async (tx) => {
     const command = await createCommand(tx, { accountId: device.accountId, deviceId: device.id, type: 'locate', ttlSeconds: ctx.config.COMMAND_TTL_SECONDS });
     await tx.query('SELECT pg_notify($1, $2)', [COMMANDS_CHANNEL, JSON.stringify({ deviceId: device.id, commandId: command.id })]);
     return command;
   });
+  ctx.metrics.commands.inc({ status: 'queued' });
+  return queued;
 }

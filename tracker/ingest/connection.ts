@@ -2,9 +2,11 @@
 // positions and only then ACK. Frames of a connection are handled strictly in order. Nothing a
 // socket sends can throw out of here: a bad frame is counted and dropped, a hostile peer closed.
 import type { Socket } from 'node:net';
+import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei } from '../devices/repository.js';
+import type { DeviceReport } from '../events/engine.js';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
@@ -18,6 +20,8 @@ export interface ConnectionDeps {
   sessions: DeviceSessions;
   dispatcher: CommandDispatcher;
   stats: IngestStats;
+  /** Commands moved to each status (the tracker's fleet_commands_total). */
+  commandOutcomes: Counter<'status'>;
   crcStrict: boolean;
   loginTimeoutMs: number;
   idleTimeoutMs: number;
@@ -28,8 +32,22 @@ export interface ConnectionDeps {
 const DETECT_BYTES = 64;
 /** Frames queued before the socket is paused (backpressure on a flooding peer). */
 const MAX_QUEUED = 256;
+/**
+ * How long an ended connection waits for the device's own FIN before it is closed: the ACKs are on
+ * their way by then, and a device whose link died silently must not hold a stop until its deadline.
+ */
+const END_LINGER_MS = 1000;
 
-export function handleConnection(socket: Socket, candidates: Protocol[], deps: ConnectionDeps): void {
+export interface DeviceConnection {
+  /**
+   * Graceful stop: every frame received so far is handled (positions stored, then ACKed), then the
+   * connection is ended; what the device sends after that is ignored (it was never ACKed, so the
+   * device sends it again to the next tracker).
+   */
+  drain(): Promise<void>;
+}
+
+export function handleConnection(socket: Socket, candidates: Protocol[], deps: ConnectionDeps): DeviceConnection {
   deps.stats.connections++;
   const session: ProtocolSession = { state: {} };
   let protocol: Protocol | null = candidates.length === 1 ? candidates[0]! : null;
@@ -37,8 +55,10 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
   let head = Buffer.alloc(0);
   let deviceId: string | null = null;
   let closed = false;
+  let ended = false;
   const queue: Buffer[] = [];
   let working = false;
+  const whenIdle: (() => void)[] = [];
 
   const live: LiveConnection = {
     get protocol() {
@@ -64,6 +84,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
   });
 
   socket.on('data', (chunk: Buffer) => {
+    if (ended) return;
     if (!framer) {
       head = Buffer.concat([head, chunk]);
       protocol = candidates.find((p) => p.detect(head)) ?? null;
@@ -96,6 +117,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       socket.destroy();
     } finally {
       working = false;
+      for (const resolve of whenIdle.splice(0)) resolve();
     }
   }
 
@@ -105,7 +127,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       result = protocol!.decode(frame, session);
       deps.stats.framesDecoded++;
     } catch (err) {
-      deps.stats.decodeErrors++;
+      deps.stats.countDecodeError(protocol!.name);
       deps.logger.debug({ err, protocol: protocol!.name }, 'frame could not be decoded');
       return;
     }
@@ -117,10 +139,11 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       deps.stats.countBadChecksum(deviceId);
       if (deps.crcStrict) return;
     }
-    if (result.positions.length > 0) {
+    const reports = alarmReport(deviceId, result.attributes);
+    if (result.positions.length > 0 || reports.length > 0) {
       deps.stats.positionsReceived += result.positions.length;
       const id = deviceId;
-      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })));
+      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })), reports);
     }
     if (result.commandReply !== undefined) {
       const p = result.positions[0];
@@ -151,4 +174,19 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     await deps.sessions.attach(device.id, protocol!.name, live);
     return true;
   }
+
+  return {
+    async drain() {
+      if (working) await new Promise<void>((resolve) => whenIdle.push(resolve));
+      ended = true;
+      if (closed) return;
+      socket.end();
+      setTimeout(() => socket.destroy(), END_LINGER_MS).unref();
+    },
+  };
+}
+
+/** Of what a message without a fix says, only an alarm needs storing (its event, before the ACK). */
+export function alarmReport(deviceId: string, attributes: Record<string, unknown> | undefined): DeviceReport[] {
+  return attributes?.alarm !== undefined ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
 }

@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Protocol } from '../protocols/types.js';
-import { handleConnection, type ConnectionDeps } from './connection.js';
+import { handleConnection, type ConnectionDeps, type DeviceConnection } from './connection.js';
 
 export interface Listener {
   /** The port, or one protocol's name for a dedicated port. */
@@ -15,21 +15,22 @@ export interface Listener {
 
 export interface DeviceServers {
   ports: Record<string, number>;
-  /** Stops accepting connections. */
+  /** Stops accepting connections; resolves once every device connection has closed. */
   stopAccepting(): Promise<void>;
-  /** Closes every device socket. */
+  /** Lets every connection finish what it received (stored and ACKed), then ends it. */
+  drain(): Promise<void>;
+  /** Closes every device socket at once. */
   closeSockets(): void;
 }
 
 export async function startDeviceServers(listeners: Listener[], host: string, deps: ConnectionDeps): Promise<DeviceServers> {
-  const sockets = new Set<Socket>();
+  const connections = new Map<Socket, DeviceConnection>();
   const servers: Server[] = [];
   const ports: Record<string, number> = {};
   for (const l of listeners) {
     const server = createServer({ noDelay: true }, (socket) => {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-      handleConnection(socket, l.protocols, deps);
+      connections.set(socket, handleConnection(socket, l.protocols, deps));
+      socket.once('close', () => connections.delete(socket));
     });
     server.on('error', (err) => deps.logger.error({ err, listener: l.name }, 'device listener error'));
     ports[l.name] = await new Promise<number>((resolve, reject) => {
@@ -41,8 +42,9 @@ export async function startDeviceServers(listeners: Listener[], host: string, de
   return {
     ports,
     stopAccepting: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined),
+    drain: () => Promise.all([...connections.values()].map((c) => c.drain())).then(() => undefined),
     closeSockets: () => {
-      for (const s of sockets) s.destroy();
+      for (const s of connections.keys()) s.destroy();
     },
   };
 }

@@ -1,7 +1,11 @@
 // The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
-// ingest, device sessions and command delivery, started and stopped together.
+// ingest judged for events in its own transactions, device sessions and command delivery,
+// started and stopped together.
 import type { TrackerContext } from '../context.js';
 import { CommandDispatcher } from '../commands/dispatcher.js';
+import { EventEngine } from '../events/engine.js';
+import type { EventListener } from '../events/types.js';
+import { exposeIngest } from '../metrics.js';
 import { PROTOCOLS } from '../protocols/registry.js';
 import { PositionBatcher } from './batcher.js';
 import type { ConnectionDeps } from './connection.js';
@@ -15,26 +19,33 @@ const MAX_FRAME_BYTES = 64 * 1024;
 export interface Ingest {
   ports: Record<string, number>;
   deps: ConnectionDeps;
-  /** Graceful stop: no new connections, pending positions stored and ACKed, then sockets closed. */
-  close(): Promise<void>;
+  /**
+   * Graceful stop: no new connections; what each connection received is stored and ACKed, then it
+   * is ended; OsmAnd reports in flight are answered. Whatever is still open at the deadline is cut.
+   */
+  close(deadline: number): Promise<void>;
 }
 
-export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
+/** `onEvents`: the listeners every stored event is handed to, in its transaction. */
+export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[] = []): Promise<Ingest> {
   const { config, db, logger } = ctx;
-  const sessions = new DeviceSessions(db, logger);
-  const dispatcher = new CommandDispatcher(db, sessions, logger);
+  const events = new EventEngine(onEvents);
+  const sessions = new DeviceSessions(db, logger, events);
+  const dispatcher = new CommandDispatcher(db, sessions, logger, ctx.metrics.commands);
   const deps: ConnectionDeps = {
     db,
     logger,
     sessions,
     dispatcher,
-    batcher: new PositionBatcher(db, logger),
+    batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports)),
     stats: new IngestStats(),
+    commandOutcomes: ctx.metrics.commands,
     crcStrict: config.CRC_STRICT,
     loginTimeoutMs: config.LOGIN_TIMEOUT_SECONDS * 1000,
     idleTimeoutMs: config.DEVICE_TIMEOUT_SECONDS * 1000,
     maxFrameBytes: MAX_FRAME_BYTES,
   };
+  exposeIngest(ctx.metrics.registry, deps);
   await dispatcher.start();
 
   const dedicated: [string, number][] = [['gt06', config.GT06_PORT], ['teltonika', config.TELTONIKA_PORT], ['h02', config.H02_PORT]];
@@ -48,12 +59,19 @@ export async function startIngest(ctx: TrackerContext): Promise<Ingest> {
   return {
     ports: { ...servers.ports, osmand: osmand.port },
     deps,
-    async close() {
-      const stopped = servers.stopAccepting();
-      await deps.batcher.flush();
-      await new Promise((r) => setImmediate(r)); // let the released handlers write their ACKs
-      servers.closeSockets();
-      await Promise.all([stopped, osmand.close(), dispatcher.stop()]);
+    async close(deadline) {
+      const closed = servers.stopAccepting();
+      sessions.stop();
+      const osmandClosed = osmand.close(deadline);
+      void servers.drain();
+      // Devices close their side on our FIN; the deadline closes the rest.
+      const cut = setTimeout(() => servers.closeSockets(), Math.max(0, deadline - Date.now()));
+      await closed;
+      clearTimeout(cut);
+      await osmandClosed;
+      await deps.batcher.flush(); // positions of connections cut at the deadline: stored, never ACKed
+      await dispatcher.stop();
+      await sessions.settled(); // their offline records, before the database closes
     },
   };
 }

@@ -4,10 +4,11 @@
 // counts as online until DEVICE_TIMEOUT passes without a report.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../../shared/http.js';
 import { claimQueued, deliverOldestSent } from '../commands/repository.js';
 import { findDeviceByImei } from '../devices/repository.js';
 import { decodeOsmAnd } from '../protocols/osmand/index.js';
-import type { ConnectionDeps } from './connection.js';
+import { alarmReport, type ConnectionDeps } from './connection.js';
 import type { LiveConnection } from './sessions.js';
 
 const MAX_BODY = 64 * 1024;
@@ -42,7 +43,14 @@ function parseInput(req: IncomingMessage, body: string): Record<string, unknown>
   return 'the body must be a JSON object or form parameters';
 }
 
-export async function startOsmAndServer(port: number, host: string, deps: ConnectionDeps): Promise<{ port: number; server: Server; close(): Promise<void> }> {
+export interface OsmAndServer {
+  port: number;
+  server: Server;
+  /** Graceful stop: reports in flight are stored and answered; what is left at the deadline is cut. */
+  close(deadline: number): Promise<void>;
+}
+
+export async function startOsmAndServer(port: number, host: string, deps: ConnectionDeps): Promise<OsmAndServer> {
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
 
   function seen(deviceId: string): void {
@@ -71,7 +79,7 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
     if (typeof input === 'string') return reply(400, input);
     const decoded = decodeOsmAnd(input);
     if (!decoded.ok) {
-      deps.stats.decodeErrors++;
+      deps.stats.countDecodeError('osmand');
       return reply(400, decoded.error);
     }
     const device = /^[0-9]{5,20}$/.test(decoded.identity) ? await findDeviceByImei(deps.db, decoded.identity) : null;
@@ -81,12 +89,15 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
       return reply(404, 'unknown device');
     }
     deps.stats.positionsReceived += decoded.positions.length;
-    await deps.batcher.add(decoded.positions.map((position) => ({ deviceId: device.id, position })));
+    await deps.batcher.add(decoded.positions.map((position) => ({ deviceId: device.id, position })), alarmReport(device.id, decoded.attributes));
     seen(device.id);
     // The report after a command is the phone's answer to it.
     const p = decoded.positions[0];
-    if (p) await deliverOldestSent(deps.db, device.id, 'position report', { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() });
+    if (p && (await deliverOldestSent(deps.db, device.id, 'position report', { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() }))) {
+      deps.commandOutcomes.inc({ status: 'delivered' });
+    }
     const commands = await claimQueued(deps.db, device.id);
+    deps.commandOutcomes.inc({ status: 'sent' }, commands.length);
     reply(200, commands.map((c) => c.type).join('\n'));
   }
 
@@ -104,12 +115,9 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
   return {
     port: bound,
     server,
-    async close() {
+    async close(deadline) {
       for (const { timer } of online.values()) clearTimeout(timer);
-      await new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      });
+      await closeServer(server, deadline);
     },
   };
 }

@@ -1,14 +1,19 @@
-// Counters of the device side (connections, frames, garbage, refused identities, bad checksums per
-// device): what the issue asks to be counted, for the metrics endpoint to expose.
+// Counters of the device side (connections, frames, decode errors by protocol, garbage, refused
+// identities, bad checksums per device), exposed by the metrics (tracker/metrics.ts) at each scrape.
 export class IngestStats {
   connections = 0;
   framesDecoded = 0;
   positionsReceived = 0;
-  decodeErrors = 0;
   garbageBytes = 0;
   unknownIdentities = 0;
+  /** Frames (and OsmAnd reports) that could not be decoded, by protocol. */
+  readonly decodeErrors = new Map<string, number>();
   readonly badChecksums = new Map<string, number>();
   private readonly unknownLoggedAt = new Map<string, number>();
+
+  countDecodeError(protocol: string): void {
+    this.decodeErrors.set(protocol, (this.decodeErrors.get(protocol) ?? 0) + 1);
+  }
 
   countBadChecksum(deviceId: string): void {
     this.badChecksums.set(deviceId, (this.badChecksums.get(deviceId) ?? 0) + 1);

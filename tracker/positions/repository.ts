@@ -10,15 +10,16 @@ export interface DevicePosition {
 /**
  * Stores a batch of positions from any devices in one statement, and moves each device's current
  * position forward: only valid fixes, only forward in time. A record already stored (same device
- * and time, as when a device re-sends after a lost ACK) is skipped.
+ * and time, as when a device re-sends after a lost ACK) is skipped. Returns the rows that were new
+ * (the first of any repeated within the batch), which are the ones events are judged on.
  */
-export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<DevicePosition[]> {
+  if (rows.length === 0) return [];
   const p = rows.map((r) => r.position);
-  await db.query(
+  const inserted = await db.query<{ device_id: string; device_time: Date }>(
     `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes)
      SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[])
-     ON CONFLICT DO NOTHING`,
+     ON CONFLICT DO NOTHING RETURNING device_id, device_time`,
     [
       rows.map((r) => r.deviceId),
       p.map((x) => x.deviceTime.toISOString()),
@@ -32,12 +33,14 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
       p.map((x) => JSON.stringify(x.attributes)),
     ],
   );
+  const fresh = new Set(inserted.map((r) => `${r.device_id} ${r.device_time.getTime()}`));
+  const stored = rows.filter((r) => fresh.delete(`${r.deviceId} ${r.position.deviceTime.getTime()}`));
   const latest = new Map<string, DecodedPosition>();
   for (const r of rows) {
     const seen = latest.get(r.deviceId);
     if (r.position.valid && (!seen || seen.deviceTime < r.position.deviceTime)) latest.set(r.deviceId, r.position);
   }
-  if (latest.size === 0) return;
+  if (latest.size === 0) return stored;
   const ids = [...latest.keys()];
   const last = [...latest.values()];
   await db.query(
@@ -46,14 +49,15 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
      WHERE d.id = u.id AND (d.last_update IS NULL OR d.last_update < u.t)`,
     [ids, last.map((x) => x.deviceTime.toISOString()), last.map((x) => x.lat), last.map((x) => x.lng), last.map((x) => x.speed), last.map((x) => x.heading)],
   );
+  return stored;
 }
 
 /**
  * SQL and parameters for a device's history in [from, to], oldest first, after an optional time.
  * `columns` is the select list (the API renders each row as JSON in SQL).
  */
-export function historyQuery(columns: string, deviceId: string, from: Date, to: Date, after: Date | null, limit: number | null): { sql: string; params: unknown[] } {
-  const params: unknown[] = [deviceId, from.toISOString(), to.toISOString()];
+export function historyQuery(columns: string, deviceId: string, from: Date, to: Date, after: Date | null, limit: number | null): { sql: string; params: string[] } {
+  const params: string[] = [deviceId, from.toISOString(), to.toISOString()];
   let sql = `SELECT ${columns} FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3`;
   if (after) {
     params.push(after.toISOString());

@@ -47,6 +47,12 @@ export interface DecodeResult {
   badChecksum?: boolean;
   /** A frame that was valid but carries nothing for us (heartbeat is still a sign of life). */
   heartbeat?: boolean;
+  /**
+   * Device state reported in a message without a usable fix (GT06 status 0x13, H02 LINK, an alarm
+   * whose GPS block is empty, an OsmAnd report without coordinates): alarm, batteryLevel,
+   * ignition…, named as in DecodedPosition.attributes. An SOS here still raises its event.
+   */
+  attributes?: Record<string, unknown>;
 }
 
 /** Splits a TCP byte stream into frames. One instance per connection. */

@@ -18,7 +18,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
   const top = on(pg);
   let cursors = 0;
 
-  return {
+  const db: Db = {
     kind: 'pglite',
     query: top.query,
     exec: top.exec,
@@ -40,9 +40,16 @@ export async function openPglite(dataDir: string): Promise<Db> {
         await pg.query(`CLOSE ${name}`).catch(() => undefined);
       }
     },
+    // PGlite has no COPY to a stream: the same lines come from the cursor above.
+    async *copyLines(sql: string, params: string[]) {
+      for await (const batch of db.cursor<Record<string, string>>(sql, params, 2000)) {
+        yield Buffer.from(batch.map((row) => `${Object.values(row)[0]}\n`).join(''));
+      }
+    },
     listen: (channel, onPayload) => pg.listen(channel, onPayload),
     async close() {
       await pg.close();
     },
   };
+  return db;
 }

@@ -1,5 +1,6 @@
 // The Db interface over node-postgres: a pool, with transactions on one checked-out client.
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Db, Queryable } from './db.js';
 
 // int8 (bigserial ids, counts) as JavaScript numbers: our ids stay far below 2^53.
@@ -63,6 +64,18 @@ export function openPostgres(connectionString: string, max: number): Db {
       } finally {
         if (!done) await client.query('ROLLBACK').catch(() => undefined);
         client.release();
+      }
+    },
+    async *copyLines(sql: string, params: string[]) {
+      const client = await pool.connect();
+      let done = false;
+      try {
+        const literal = sql.replace(/\$(\d+)/g, (_, n: string) => client.escapeLiteral(params[Number(n) - 1]!));
+        for await (const chunk of client.query(copyTo(`COPY (${literal}) TO STDOUT`))) yield chunk as Buffer;
+        done = true;
+      } finally {
+        // A COPY left half-read cannot be resumed on that connection: it is closed, not reused.
+        client.release(!done);
       }
     },
     listen: (channel, onPayload) => listen(connectionString, channel, onPayload),

@@ -2,10 +2,9 @@
 // enable again, send a test message, and read an endpoint's delivery log.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { parseConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import type { AdminContext } from '../admin/commands.js';
-import { accountId, requireAccount } from '../admin/inputs.js';
+import { LIMIT, accountId, requireAccount, webhookId } from '../admin/inputs.js';
 import { EVENT_TYPES } from '../events/types.js';
 import type { Queryable } from '../storage/db.js';
 import { deliveryCounts, listAttempts, recordTestAttempt } from './deliveries.js';
@@ -16,7 +15,6 @@ import { testPayload, type PayloadDevice } from './payload.js';
 import { newSecret, signatureHeaders } from './signing.js';
 import { checkWebhookUrl } from './url.js';
 
-const webhookId = z.string({ error: 'webhook id is required (webhooks <verb> WEBHOOK_ID)' }).min(1, 'webhook id is required (webhooks <verb> WEBHOOK_ID)');
 const events = z
   .string()
   .optional()
@@ -31,14 +29,6 @@ const events = z
     return list;
   });
 const format = z.enum(FORMATS, { error: `format must be one of ${FORMATS.join(', ')}` }).default('auto');
-const limit = z.coerce
-  .number({ error: 'limit must be a whole number from 1 to 1000' })
-  .int('limit must be a whole number from 1 to 1000')
-  .min(1, 'limit must be a whole number from 1 to 1000')
-  .max(1000, 'limit must be a whole number from 1 to 1000')
-  .default(20);
-
-const settings = (ctx: AdminContext) => ctx.config ?? parseConfig({});
 
 async function requireEndpoint(db: Queryable, id: string): Promise<Endpoint> {
   const endpoint = await findEndpoint(db, id);
@@ -71,8 +61,7 @@ export const webhookCommands = {
     input: z.object({ account: accountId, url: z.string({ error: 'url is required (--url URL)' }), events, format }),
     async run(ctx: AdminContext, input: { account: string; url: string; events: string[]; format: Format }) {
       await requireAccount(ctx.db, input.account);
-      const config = settings(ctx);
-      const url = await checkWebhookUrl(input.url, { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+      const url = await checkWebhookUrl(input.url, { allowHttp: ctx.config.WEBHOOK_ALLOW_HTTP, allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE });
       const secret = newSecret();
       const endpoint = await insertEndpoint(ctx.db, { accountId: input.account, url, events: input.events, format: input.format, secret });
       return { ...present(endpoint), secret };
@@ -86,14 +75,14 @@ export const webhookCommands = {
     },
   },
   'webhooks remove': {
-    input: z.object({ webhook: webhookId }),
+    input: z.object({ webhook: webhookId('webhooks remove WEBHOOK_ID') }),
     async run(ctx: AdminContext, input: { webhook: string }) {
       if (!(await removeEndpoint(ctx.db, input.webhook))) throw new ApiError('not_found', `no webhook ${input.webhook}`);
       return { id: input.webhook, removed: true };
     },
   },
   'webhooks enable': {
-    input: z.object({ webhook: webhookId }),
+    input: z.object({ webhook: webhookId('webhooks enable WEBHOOK_ID') }),
     async run(ctx: AdminContext, input: { webhook: string }) {
       const endpoint = await ctx.db.transaction((tx) => enableEndpoint(tx, input.webhook));
       if (!endpoint) throw new ApiError('not_found', `no webhook ${input.webhook}`);
@@ -101,14 +90,14 @@ export const webhookCommands = {
     },
   },
   'webhooks test': {
-    input: z.object({ webhook: webhookId }),
+    input: z.object({ webhook: webhookId('webhooks test WEBHOOK_ID') }),
     async run(ctx: AdminContext, input: { webhook: string }) {
       const endpoint = await requireEndpoint(ctx.db, input.webhook);
       const secret = (await endpointSecret(ctx.db, endpoint.id))!;
       const format = bodyFormat(endpoint.format, endpoint.url);
       const body = renderBody(format, testPayload(await sampleDevice(ctx.db, endpoint.accountId)));
       const messageId = `msg_test_${randomBytes(10).toString('hex')}`;
-      const sender = webhookSender(settings(ctx));
+      const sender = webhookSender(ctx.config);
       const attemptedAt = new Date();
       try {
         const result = await sender.send(endpoint.url, body, signatureHeaders(secret, messageId, body));
@@ -120,7 +109,7 @@ export const webhookCommands = {
     },
   },
   'webhooks deliveries': {
-    input: z.object({ webhook: webhookId, limit }),
+    input: z.object({ webhook: webhookId('webhooks deliveries WEBHOOK_ID'), limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(1000, LIMIT).default(20) }),
     async run(ctx: AdminContext, input: { webhook: string; limit: number }) {
       const endpoint = await requireEndpoint(ctx.db, input.webhook);
       return { webhook: present(endpoint), deliveries: await deliveryCounts(ctx.db, endpoint.id), attempts: await listAttempts(ctx.db, endpoint.id, input.limit) };

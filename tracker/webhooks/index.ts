@@ -1,16 +1,18 @@
 // Outbound webhooks in a running tracker: the delivery worker, with its sender, started and
 // stopped with the process. (Deliveries are enqueued by enqueueDeliveries in outbox.ts, an event
 // listener run in the transaction that stores the events.)
+import type { Config } from '../../shared/config.js';
 import type { TrackerContext } from '../context.js';
 import { WebhookSender } from './sender.js';
 import { WebhookWorker } from './worker.js';
 
 export interface Webhooks {
   worker: WebhookWorker;
-  close(): Promise<void>;
+  /** Graceful stop: requests in flight may finish until the deadline (ms since the epoch). */
+  close(deadline?: number): Promise<void>;
 }
 
-export function webhookSender(config: TrackerContext['config']): WebhookSender {
+export function webhookSender(config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>): WebhookSender {
   return new WebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
 }
 
@@ -26,8 +28,8 @@ export async function startWebhooks(ctx: TrackerContext): Promise<Webhooks> {
   await worker.start();
   return {
     worker,
-    async close() {
-      await worker.stop();
+    async close(deadline) {
+      await worker.stop(deadline);
       sender.close();
     },
   };

@@ -162,16 +162,27 @@ export class WebhookWorker {
 
   /**
    * Stops claiming, hands the queued rows back at once (another process may take them), lets the
-   * attempts in flight finish (at most the request timeout) and records them.
+   * attempts in flight finish and records them. Requests still running at the deadline are cut:
+   * they are recorded as failed attempts and tried again (the receiver may have seen them; it
+   * recognises the repeat by its webhook-id).
    */
-  async stop(): Promise<void> {
+  async stop(deadline = Number.POSITIVE_INFINITY): Promise<void> {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
     await this.unlisten?.();
     await this.claiming;
     const unsent = this.queue.splice(0);
     if (unsent.length > 0) await releaseClaims(this.db, unsent.map((d) => d.id)).catch((err: unknown) => this.logger.error({ err }, 'webhook claims not released; they return when their lease ends'));
-    if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    if (this.active > 0) {
+      const idle = new Promise<void>((resolve) => this.idle.push(resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()))));
+      if (await Promise.race([idle.then(() => false), late])) {
+        this.sender.close();
+        await idle;
+      }
+      clearTimeout(timer);
+    }
     await this.flush();
   }
 }

@@ -43,11 +43,12 @@ describe('GT06 decoder: manual examples', () => {
     expect(r.reply?.toString('hex')).toBe('787805120003903f0d0a');
   });
 
-  it('status 0x13 is a heartbeat and is acknowledged', () => {
+  it('status 0x13 is a heartbeat and is acknowledged; its status bytes are reported', () => {
     const r = gt06.decode(hex('78 78 0A 13 40 04 04 00 01 00 0F DC EE 0D 0A'), session('123456789012345'));
     expect(r.heartbeat).toBe(true);
     expect(r.positions).toHaveLength(0);
     expect(r.reply?.toString('hex')).toBe('78780513000f008f0d0a');
+    expect(r.attributes).toEqual({ ignition: false, charge: false, blocked: false, batteryLevel: 66, rssi: 4 });
   });
 });
 
@@ -114,6 +115,23 @@ describe('GT06 decoder: simulator frames', () => {
     const r = gt06.decode(gt06Heartbeat({ ignition: true }, 9), session());
     expect(r.heartbeat).toBe(true);
     expect(r.reply).toEqual(buildAck(0x13, 9));
+    expect(r.attributes?.alarm).toBeUndefined();
+  });
+
+  it('an SOS in a 0x13 heartbeat (no fix) is reported as an attribute', () => {
+    const r = gt06.decode(gt06Heartbeat({ alarm: 'sos', batteryLevel: 50 }, 10), session());
+    expect(r.positions).toHaveLength(0);
+    expect(r.attributes).toMatchObject({ alarm: 'sos', batteryLevel: 50 });
+    expect(r.reply).toEqual(buildAck(0x13, 10));
+  });
+
+  it('a 0x16 alarm whose GPS block is empty still carries the alarm', () => {
+    const frame = gt06Alarm(fix, 'sos', {}, 4);
+    frame.fill(0, 4, 10); // no date: the device has never had a fix
+    const r = gt06.decode(frame, session());
+    expect(r.positions).toHaveLength(0);
+    expect(r.attributes).toMatchObject({ alarm: 'sos' });
+    expect(r.reply).toEqual(buildAck(0x16, 4));
   });
 
   it('0x21 command reply: text, and the WHERE# answer becomes a position', () => {

@@ -65,6 +65,16 @@ describe('H02 text messages', () => {
     expect(r.reply?.toString()).toBe('*HQ,864502031234567,HTBT#');
   });
 
+  it('LINK and NBR report their status word: an SOS without a fix, and the battery', () => {
+    const link = h02.decode(text('*HQ,7712340003,LINK,101500,20,7,90,1200,3,010224,FFFFFBFD#'), session());
+    expect(link.positions).toHaveLength(0);
+    expect(link.attributes).toMatchObject({ alarm: 'sos', ignition: false, batteryLevel: 90 });
+    const nbr = h02.decode(text('*HQ,7712340003,NBR,120000,460,0,1,1,9338,3692,150,150918,FFFBFBFF#'), session());
+    expect(nbr.attributes).toMatchObject({ alarm: 'sos' });
+    expect(h02.decode(text('*HQ,7712340003,LINK,101500,20,7,90,1200,3,010224,FFFFFBFF#'), session()).attributes).toEqual({ ignition: false, status: 0xfffffbff, batteryLevel: 90 });
+    expect(h02.decode(text('*HQ,7712340003,XT,1,100#'), session()).attributes).toBeUndefined();
+  });
+
   it('XT, LINK and NBR are heartbeats without a reply', () => {
     for (const msg of [
       '*HQ,7712340003,XT,1,100#',

@@ -57,9 +57,11 @@ describe('OsmAnd query form', () => {
     expect(r.positions[0]!.attributes).toEqual({ cell: 'a' });
   });
 
-  it('network-only reports identify the device without a position', () => {
+  it('network-only reports identify the device without a position, and keep what they say', () => {
     const r = decodeOsmAndQuery({ id: '1', timestamp: '1700000000', cell: '244,91,4021,77001' }, now);
-    expect(r).toEqual({ ok: true, identity: '1', positions: [] });
+    expect(r).toEqual({ ok: true, identity: '1', positions: [], attributes: { cell: '244,91,4021,77001' } });
+    expect(decodeOsmAndQuery({ id: '1', alarm: 'sos' }, now)).toEqual({ ok: true, identity: '1', positions: [], attributes: { alarm: 'sos' } });
+    expect(decodeOsmAndQuery({ id: '1' }, now)).toEqual({ ok: true, identity: '1', positions: [] });
   });
 
   it('round-trips the simulator query', () => {

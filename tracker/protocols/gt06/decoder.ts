@@ -138,6 +138,15 @@ function decodeFrame(frame: Buffer): DecodeResult {
   }
   if (proto === MSG.STATUS) {
     result.heartbeat = true;
+    // Terminal info, voltage (1 byte, 2 on some models), GSM signal, alarm, language: an SOS
+    // pressed without a fix arrives here.
+    const attributes: Record<string, unknown> = {};
+    try {
+      decodeStatus(r, attributes, r.remaining === 6);
+    } catch (err) {
+      if (!(err instanceof Truncated)) throw err;
+    }
+    if (Object.keys(attributes).length > 0) result.attributes = attributes;
     return result;
   }
   if (proto === MSG.STRING) {
@@ -165,19 +174,21 @@ function decodeFrame(frame: Buffer): DecodeResult {
   }
 
   const position = decodeGps(r);
-  if (!position) return result;
+  // Without a usable GPS block the status bytes (an alarm) still count.
+  const attributes = position?.attributes ?? {};
   try {
-    decodeAfterGps(r, proto, position);
+    decodeAfterGps(r, proto, attributes);
   } catch (err) {
     // A complete fix followed by a cut-off cell/status block is still a fix.
     if (!(err instanceof Truncated)) throw err;
   }
-  result.positions.push(position);
+  if (position) result.positions.push(position);
+  else if (Object.keys(attributes).length > 0) result.attributes = attributes;
   return result;
 }
 
 /** Cell block, status bytes, ACC/upload-reason bytes and odometer, depending on the type. */
-function decodeAfterGps(r: Reader, proto: number, position: DecodedPosition): void {
+function decodeAfterGps(r: Reader, proto: number, a: Record<string, unknown>): void {
   if (LBS_TYPES.has(proto)) {
     skipCell(r, proto === MSG.GPS_LBS_6);
   } else if (STATUS_TYPES.has(proto)) {
@@ -187,14 +198,14 @@ function decodeAfterGps(r: Reader, proto: number, position: DecodedPosition): vo
     // Status is terminal info, voltage, GSM, alarm, language (+ geofence on 0x27); one byte
     // more means the firmware sends a 2-byte voltage.
     const wideVoltage = r.remaining === (proto === MSG.GPS_LBS_STATUS_3 ? 7 : 6);
-    decodeStatus(r, position, wideVoltage);
+    decodeStatus(r, a, wideVoltage);
   }
   if ((proto === MSG.GPS_LBS_2 || proto === MSG.GPS_LBS_3 || proto === MSG.GPS_LBS_4) && r.remaining >= 3) {
-    position.attributes.ignition = r.u8() > 0;
-    position.attributes.event = r.u8(); // upload reason
-    position.attributes.archive = r.u8() > 0; // re-uploaded from device memory
+    a.ignition = r.u8() > 0;
+    a.event = r.u8(); // upload reason
+    a.archive = r.u8() > 0; // re-uploaded from device memory
   }
-  if (r.remaining === 4) position.attributes.odometer = r.u32();
+  if (r.remaining === 4) a.odometer = r.u32();
 }
 
 /** Date, satellites, coordinates, speed and the course/status word shared by GPS messages. */
@@ -235,9 +246,8 @@ function skipCell(r: Reader, wide: boolean): void {
 }
 
 /** Terminal information, voltage, GSM signal and alarm bytes. */
-function decodeStatus(r: Reader, position: DecodedPosition, wideVoltage: boolean): void {
+function decodeStatus(r: Reader, a: Record<string, unknown>, wideVoltage: boolean): void {
   const info = r.u8();
-  const a = position.attributes;
   a.ignition = (info & 0x02) !== 0;
   a.charge = (info & 0x04) !== 0;
   a.blocked = (info & 0x80) !== 0;

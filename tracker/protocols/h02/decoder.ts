@@ -29,6 +29,8 @@ function decodeText(body: string): DecodeResult {
   }
   if (HEARTBEATS.has(type) || (type === 'VP1' && f[3] === 'V')) {
     result.heartbeat = true;
+    const attributes = heartbeatStatus(type, f);
+    if (attributes) result.attributes = attributes;
     // HTBT devices wait for their heartbeat to be echoed back.
     if (type === 'HTBT') result.reply = Buffer.from(`*${f[0]},${id},HTBT#`, 'latin1');
     return result;
@@ -56,6 +58,20 @@ function decodeText(body: string): DecodeResult {
     return { positions: [] };
   }
   return result;
+}
+
+/**
+ * LINK (…,DDMMYY,status) and NBR (…cells,DDMMYY,status) end with the date and the status word, so
+ * an SOS pressed without a fix still arrives; LINK also carries the battery level (f[6]).
+ */
+function heartbeatStatus(type: string, f: string[]): Record<string, unknown> | null {
+  const status = f.at(-1) ?? '';
+  if (f.length < 6 || !/^[0-9A-Fa-f]{8}$/.test(status) || !/^\d{6}$/.test(f.at(-2) ?? '')) return null;
+  const attributes: Record<string, unknown> = {};
+  applyStatus(parseInt(status, 16), attributes);
+  const battery = Number(f[6]);
+  if (type === 'LINK' && f[6] !== '' && Number.isInteger(battery) && battery >= 0 && battery <= 100) attributes.batteryLevel = battery;
+  return attributes;
 }
 
 function findPositionBlock(f: string[], from: number): number {

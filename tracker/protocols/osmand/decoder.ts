@@ -8,7 +8,8 @@ import { KNOTS_TO_KMH } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
 
 export type OsmAndResult =
-  | { ok: true; identity: string; positions: DecodedPosition[] }
+  /** `attributes`: what a report without coordinates still says (an alarm such as `sos`). */
+  | { ok: true; identity: string; positions: DecodedPosition[]; attributes?: Record<string, unknown> }
   | { ok: false; error: string };
 
 /** Query keys consumed by the decoder itself (everything else is kept as an attribute). */
@@ -37,14 +38,16 @@ export function decodeOsmAndQuery(raw: Record<string, unknown>, receivedAt: Date
   let latText = query.lat;
   let lonText = query.lon;
   if (query.location !== undefined) [latText, lonText] = query.location.split(',');
-  // Network-only reports (cell/wifi without coordinates) identify the device but carry no fix.
-  if (latText === undefined && lonText === undefined) return { ok: true, identity, positions: [] };
-
   const attributes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (!CONSUMED.has(key) && key !== '__proto__') attributes[key] = scalar(value);
   }
   if (query.batt !== undefined) attributes.batteryLevel = Number(query.batt);
+  // Network-only reports (cell/wifi without coordinates) identify the device but carry no fix;
+  // what they say (an alarm) is kept.
+  if (latText === undefined && lonText === undefined) {
+    return Object.keys(attributes).length > 0 ? { ok: true, identity, positions: [], attributes } : { ok: true, identity, positions: [] };
+  }
   const built = build({
     time,
     lat: Number(latText),

@@ -1,4 +1,4 @@
-// H02 frames the way HQ-protocol trackers send them: text V1 reports, HTBT heartbeats, V4
+// H02 frames the way HQ-protocol trackers send them: text V1 reports, HTBT and LINK heartbeats, V4
 // command confirmations and the 32-byte binary '$' report. The status word is active-low.
 import type { DeviceAlarm, DeviceFix, DeviceState } from './fix.js';
 import { KMH_PER_KNOT } from './fix.js';
@@ -60,6 +60,13 @@ export function h02Position(id: string, fix: DeviceFix, state: DeviceState = {})
 /** Alarms travel in a regular report with the alarm's status bit cleared. */
 export function h02Alarm(id: string, fix: DeviceFix, alarm: DeviceAlarm, state: DeviceState = {}): Buffer {
   return h02Position(id, fix, { ...state, alarm });
+}
+
+/** LINK heartbeat: time, GSM signal, satellites, battery, steps, turnovers, date, status word (an SOS pressed without a fix). */
+export function h02Link(id: string, time: Date, state: DeviceState = {}): Buffer {
+  const battery = Math.round(state.batteryLevel ?? 100);
+  const status = h02Status(state).toString(16).toUpperCase().padStart(8, '0');
+  return Buffer.from(`*HQ,${id},LINK,${hhmmss(time)},20,0,${battery},0,0,${ddmmyy(time)},${status}#`, 'latin1');
 }
 
 export function h02Heartbeat(id: string, batteryLevel = 100): Buffer {

@@ -1,0 +1,21 @@
+// The gateway's Prometheus metrics: requests by route template and status with their duration,
+// rate-limit rejections by bucket, and failed calls to the rate-limit store (Redis).
+import type { Histogram, Registry } from 'prom-client';
+import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
+import type { RateLimits } from './limits.js';
+
+export interface GatewayMetrics {
+  registry: Registry;
+  requests: Histogram<RequestLabels>;
+}
+
+export function gatewayMetrics(limits: RateLimits): GatewayMetrics {
+  const registry = serviceRegistry('gateway');
+  counterFrom(registry, { name: 'fleet_rate_limit_rejections_total', help: 'Requests refused with 429, by rate-limit bucket', label: 'bucket' }, () => limits.rejected);
+  counterFrom(
+    registry,
+    { name: 'fleet_redis_errors_total', help: 'Rate-limit store calls to Redis that failed (served or refused as RATE_LIMIT_ON_STORE_ERROR says)' },
+    () => limits.health.failures,
+  );
+  return { registry, requests: requestHistogram(registry) };
+}

@@ -1,0 +1,230 @@
+// The dashboard in a real browser (Debian's Chromium, driven by playwright-core) against real
+// gateway and tracker processes: an owner sets a password from the CLI's link, signs in, looks at
+// devices, a track and alerts, creates an API token (shown once, with a working copy button),
+// calls the API with it, revokes it and sees the API refuse it within a second. Screenshots of
+// each page, at desktop and phone widths, are kept in test/artifacts/dashboard/.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { insertAlert } from '../../tracker/alerts/repository.js';
+import { insertPositions } from '../../tracker/positions/repository.js';
+import { openDb, type Db } from '../../tracker/storage/db.js';
+import { runCli } from '../helpers/cli.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { freePort } from '../helpers/ports.js';
+import { startService, stopAllServices, type Service } from '../helpers/processes.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join('test', 'artifacts', 'dashboard');
+const PASSWORD = 'a long and memorable passphrase';
+const PHONE = { width: 375, height: 740 };
+const DESKTOP = { width: 1280, height: 860 };
+
+let t: TestDatabase;
+let db: Db;
+let env: Record<string, string>;
+let base: string;
+let tracker: Service;
+let gateway: Service;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let setPasswordUrl: string;
+let deviceId: string;
+const problems: string[] = [];
+
+const cli = async (...args: string[]) => {
+  const r = await runCli([...args, '--json'], env);
+  if (r.code !== 0) throw new Error(`admin ${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Record<string, string>;
+};
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The page at phone width: no sideways scrolling, and a screenshot. */
+async function onPhone(name: string): Promise<void> {
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await shot(`${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  t = await createTestDatabase('postgres');
+  db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const gatewayPort = await freePort();
+  base = `http://127.0.0.1:${gatewayPort}`;
+  env = {
+    DATABASE_URL: t.url!,
+    DATA_DIR: t.dataDir,
+    DEMO: 'false',
+    PUBLIC_BASE_URL: base,
+    GATEWAY_SECRET: randomBytes(32).toString('base64url'),
+    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    TRACKER_HTTP_PORT: '0',
+    DEVICE_PORT: '0',
+    OSMAND_PORT: '0',
+    GT06_PORT: '0',
+    TELTONIKA_PORT: '0',
+    H02_PORT: '0',
+  };
+  tracker = await startService('tracker/main.ts', env, { timeoutMs: 60_000 });
+  env.TRACKER_URL = `http://127.0.0.1:${tracker.port}`;
+  gateway = await startService('gateway/main.ts', { ...env, GATEWAY_PORT: String(gatewayPort) }, { timeoutMs: 60_000 });
+
+  const acme = (await cli('accounts', 'create', '--name', 'Acme Logistics')).id!;
+  deviceId = (await cli('devices', 'add', '--account', acme, '--imei', '359633100009001', '--name', 'Van 1', '--plate', 'B-AC 101')).id!;
+  setPasswordUrl = (await cli('users', 'create', '--account', acme, '--email', 'owner@acme.example')).setPasswordUrl!;
+  // A morning's drive and an SOS alert, so the track and alerts pages have something to show.
+  const start = Date.now() - 3 * 3_600_000;
+  await insertPositions(
+    db,
+    Array.from({ length: 240 }, (_, i) => ({
+      deviceId,
+      position: { deviceTime: new Date(start + i * 30_000), valid: true, lat: 52.5 + 0.02 * Math.sin(i / 40), lng: 13.35 + i * 0.0004, speed: 30 + (i % 20), heading: 90, attributes: {} },
+    })),
+  );
+  await insertAlert(db, { accountId: acme, deviceId, type: 'sos', severity: 'critical', message: 'SOS button pressed on Van 1' });
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context = await browser.newContext({ viewport: DESKTOP });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  page = await context.newPage();
+  page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+  page.on('pageerror', (e) => void problems.push(e.message));
+  page.on('dialog', (d) => void d.accept());
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stopAllServices();
+  await db?.close();
+  await t?.drop();
+});
+
+describe('the dashboard in Chromium', () => {
+  let token: string;
+
+  test('the owner sets a password from the link printed by the CLI', async () => {
+    await page.goto(setPasswordUrl);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Set your password');
+    await shot('set-password');
+    await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Repeat the new password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.waitForURL(`${base}/dashboard/login?password=set`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Your password is set');
+  });
+
+  test('signs in with the keyboard: the skip link comes first, focus is visible', async () => {
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await shot('login');
+    await page.getByLabel('Email address').fill('owner@acme.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/dashboard/devices`);
+  });
+
+  test('devices: the list with status and last position; a device added through the form', async () => {
+    await expect(page.getByRole('link', { name: 'Van 1' }).count()).resolves.toBe(1);
+    await page.getByLabel('Identifier (IMEI)').fill('359633100009002');
+    await page.getByLabel('Name', { exact: true }).fill('Van 2');
+    await page.getByRole('button', { name: 'Add device' }).click();
+    await page.waitForURL(/\/dashboard\/devices\?added=dev_/);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Van 2 added');
+    await shot('devices');
+    await onPhone('devices');
+  });
+
+  test('a device’s track is drawn as SVG for the chosen period', async () => {
+    await page.getByRole('link', { name: 'Van 1' }).click();
+    await page.getByRole('link', { name: 'View track' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/devices/${deviceId}/track`));
+    const svg = page.locator('svg.track');
+    await expect(svg.getAttribute('role')).resolves.toBe('img');
+    const box = await svg.boundingBox();
+    expect(box!.width).toBeGreaterThan(600);
+    await expect(page.locator('figcaption').textContent()).resolves.toContain('240 positions');
+    await shot('track');
+    await onPhone('track');
+  });
+
+  test('alerts are listed, open ones first', async () => {
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await expect(page.getByRole('cell', { name: 'SOS button pressed on Van 1' }).count()).resolves.toBe(1);
+    await shot('alerts');
+  });
+
+  test('a token is created and shown once, with a copy button that copies it', async () => {
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await shot('tokens-empty');
+    await page.getByLabel('Name', { exact: true }).fill('ERP sync');
+    await page.getByLabel('commands').check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const value = page.locator('#new-token-value');
+    token = (await value.inputValue()).trim();
+    expect(token.split('.')).toHaveLength(3);
+    await expect(page.locator('.notice').textContent()).resolves.toContain('it is shown only this once');
+    await page.getByRole('button', { name: 'Copy token' }).click();
+    await expect(page.locator('.copy-status').textContent()).resolves.toBe('Copied to the clipboard.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    await shot('token-created');
+    await onPhone('token-created');
+
+    await page.goto(`${base}/dashboard/tokens`);
+    expect(await page.content()).not.toContain(token);
+    await expect(page.getByRole('row', { name: /ERP sync/ }).textContent()).resolves.toMatch(/read\s*commands/);
+  });
+
+  test('the API answers the token, and refuses it within a second of revoking it', async () => {
+    const call = () => fetch(`${base}/api/public/v1/devices`, { headers: { Authorization: `Bearer ${token}` } });
+    const ok = await call();
+    expect(ok.status).toBe(200);
+    expect(JSON.stringify(await ok.json())).toContain(deviceId);
+
+    const revoked = page.waitForResponse((r) => r.url().endsWith('/revoke'));
+    await page.getByRole('button', { name: 'Revoke ERP sync' }).click();
+    await revoked;
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status !== 401 && Date.now() - revokedAt < 3000) {
+      status = (await call()).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('revoked');
+    // The call above was recorded as the token's last use.
+    await expect(page.getByRole('row', { name: /ERP sync/ }).locator('td[data-label="Last used"]').textContent()).resolves.toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    await shot('token-revoked');
+  });
+
+  test('signing out ends the session', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/dashboard/login?signed_out=1`);
+    await page.goto(`${base}/dashboard/tokens`);
+    await page.waitForURL(/\/dashboard\/login\?next=/);
+  });
+
+  test('no page broke the CSP or threw, and no secret reached a log', () => {
+    expect(problems).toEqual([]);
+    const logs = [...tracker.logs, ...gateway.logs].join('\n');
+    expect(logs).not.toContain(PASSWORD);
+    expect(logs).not.toContain(new URL(setPasswordUrl).searchParams.get('token'));
+    expect(logs).not.toContain(token);
+    expect(logs).toContain('dashboard sign-in');
+  });
+});

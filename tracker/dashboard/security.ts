@@ -1,0 +1,86 @@
+// What protects every dashboard request: strict response headers (no inline script or style can
+// run), an Origin check on every POST, the session's CSRF token on every POST made in a session,
+// and the session itself on every page but sign-in and set-password.
+import type { Request, RequestHandler, Response } from 'express';
+import type { Config } from '../../shared/config.js';
+import { ApiError } from '../../shared/errors.js';
+import { secretsEqual } from '../../shared/internal.js';
+import type { Db } from '../storage/db.js';
+import { cookie, requestOrigin } from './client.js';
+import { BASE } from './layout.js';
+import { currentSession, SESSION_COOKIE, type Session, type SessionSettings } from './sessions.js';
+
+const HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export const securityHeaders: RequestHandler = function securityHeaders(_req, res, next) {
+  res.set(HEADERS);
+  next();
+};
+
+const CROSS_SITE = new ApiError('forbidden', 'This form was sent from another site, so it was refused.');
+const STALE_FORM = new ApiError('forbidden', 'This form is out of date. Go back, reload the page and try again.');
+
+function originOf(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * POSTs must come from a page of ours: the Origin header (or, when a browser leaves it out, the
+ * Referer) must be the request's own origin or PUBLIC_BASE_URL's. Neither header: refused.
+ */
+export function checkOrigin(config: Pick<Config, 'PUBLIC_BASE_URL'>): RequestHandler {
+  const configured = new URL(config.PUBLIC_BASE_URL).origin;
+  return function checkOrigin(req, _res, next) {
+    if (req.method !== 'POST') return next();
+    const origin = req.headers.origin !== undefined ? originOf(req.headers.origin) : originOf(req.headers.referer);
+    next(origin !== null && (origin === configured || origin === requestOrigin(req)) ? undefined : CROSS_SITE);
+  };
+}
+
+/** A form field compared in constant time with the expected token. */
+export function tokenMatches(req: Request, expected: string): boolean {
+  const given = (req.body as Record<string, unknown> | undefined)?._csrf;
+  return typeof given === 'string' && secretsEqual(given, expected);
+}
+
+/** Where to go after signing in: only a dashboard page of ours. */
+export function safeNext(value: unknown): string | null {
+  return typeof value === 'string' && /^\/dashboard\/[A-Za-z0-9/_.~%?=&-]*$/.test(value) && !value.includes('..') ? value : null;
+}
+
+/**
+ * Loads the session. Without one the browser is sent to sign in (and back to the page it asked
+ * for, when that was a page), told so when its session had expired. POSTs must carry the
+ * session's CSRF token.
+ */
+export function requireSession(db: Db, settings: SessionSettings): RequestHandler {
+  return async function requireSession(req, res, next) {
+    const session = await currentSession(db, req, settings);
+    if (!session) {
+      const query = new URLSearchParams();
+      const back = req.method === 'GET' ? safeNext(req.originalUrl) : null;
+      if (back) query.set('next', back);
+      if (cookie(req, SESSION_COOKIE) !== undefined) query.set('expired', '1');
+      return res.redirect(303, `${BASE}/login${query.size ? `?${query}` : ''}`);
+    }
+    res.locals.session = session;
+    next(req.method === 'POST' && !tokenMatches(req, session.csrfToken) ? STALE_FORM : undefined);
+  };
+}
+
+export function sessionOf(res: Response): Session {
+  return res.locals.session as Session;
+}

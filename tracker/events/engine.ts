@@ -1,0 +1,162 @@
+// The events engine: judges what a transaction stored (positions, alarm-only reports, a device's
+// online/offline change) in that same transaction, writes the events, their alerts and the rules'
+// state, then hands the events to the listeners (outbound webhooks enqueue there). A listener that
+// throws rolls the whole transaction back, positions included, so nothing is half-done.
+//
+// Per batch it costs one query for the devices' settings and state, the account inputs from the
+// cache (reloaded only when their version moved), and only when something happened a query for the
+// names and last positions of the devices with events and one write per table: a device whose
+// rules' state did not change (the usual case) writes nothing.
+import type { DevicePosition } from '../positions/repository.js';
+import type { Queryable } from '../storage/db.js';
+import { AccountInputsCache, type AccountInputs } from './account-inputs.js';
+import { alertMessage, severityOf } from './alerting.js';
+import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Raised } from './evaluate.js';
+import { insertEvents, type NewEvent } from './repository.js';
+import { DEFAULT_SPEED_LIMIT_KMH } from './rules/speeding.js';
+import type { Observation } from './rules/types.js';
+import type { EventListener, EventPosition, StoredEvent } from './types.js';
+
+/** What a message without a fix said (an alarm), as the ingest path hands it in. */
+export interface DeviceReport {
+  deviceId: string;
+  receivedAt: Date;
+  attributes: Record<string, unknown>;
+}
+
+interface MaintenanceJson {
+  odometer?: { startKm: number; everyKm: number };
+  engineHours?: { start: number; every: number };
+}
+
+interface DeviceRow {
+  id: string;
+  account_id: string;
+  rules_version: number;
+  account_speed_limit: number | null;
+  speed_limit_kmh: number | null;
+  fuel_tank_litres: number | null;
+  fuel_low_litres: number | null;
+  fuel_low_percent: number | null;
+  maintenance: MaintenanceJson | null;
+  state: DeviceRuleState | null;
+}
+
+/** What every batch loads for its devices: only what the rules need. */
+const DEVICE_ROWS = `
+  SELECT d.id, d.account_id, a.rules_version, a.speed_limit_kmh AS account_speed_limit,
+         s.speed_limit_kmh, s.fuel_tank_litres, s.fuel_low_litres, s.fuel_low_percent, s.maintenance, r.state
+  FROM devices d JOIN accounts a ON a.id = d.account_id
+  LEFT JOIN device_settings s ON s.device_id = d.id
+  LEFT JOIN device_rule_state r ON r.device_id = d.id
+  WHERE d.id = ANY($1)`;
+
+/** What an event needs of its device (its name for the alert, its last known position): loaded only for devices with events. */
+interface DeviceFacts {
+  id: string;
+  account_id: string;
+  name: string;
+  last_lat: number | null;
+  last_lng: number | null;
+  last_speed: number;
+  last_heading: number | null;
+  last_update: Date | null;
+}
+
+const DEVICE_FACTS = 'SELECT id, account_id, name, last_lat, last_lng, last_speed, last_heading, last_update FROM devices WHERE id = ANY($1)';
+
+function lastKnown(d: DeviceFacts): EventPosition | null {
+  if (d.last_lat === null || d.last_lng === null || !d.last_update) return null;
+  return { lat: d.last_lat, lng: d.last_lng, speed: d.last_speed, heading: d.last_heading ?? 0, timestamp: d.last_update.toISOString() };
+}
+
+function inputsFor(d: DeviceRow, account: AccountInputs): DeviceInputs {
+  const m = d.maintenance ?? {};
+  return {
+    speedLimitKmh: d.speed_limit_kmh ?? d.account_speed_limit ?? DEFAULT_SPEED_LIMIT_KMH,
+    fuel: { tankLitres: d.fuel_tank_litres, lowLitres: d.fuel_low_litres, lowPercent: d.fuel_low_percent },
+    maintenance: {
+      odometer: m.odometer ? { start: m.odometer.startKm, every: m.odometer.everyKm } : null,
+      engineHours: m.engineHours ? { start: m.engineHours.start, every: m.engineHours.every } : null,
+    },
+    geofences: account.geofences,
+    rules: account.rules.filter((r) => !r.deviceIds || r.deviceIds.has(d.id)),
+  };
+}
+
+function observationOf(p: DevicePosition, receivedAt: number): Observation {
+  const x = p.position;
+  const fix: NonNullable<Observation['fix']> = { lat: x.lat, lng: x.lng, speed: x.speed, heading: x.heading, valid: x.valid };
+  if (x.altitude !== undefined) fix.altitude = x.altitude;
+  if (x.satellites !== undefined) fix.satellites = x.satellites;
+  return { time: x.deviceTime.getTime(), receivedAt, fix, attributes: x.attributes };
+}
+
+export class EventEngine {
+  constructor(
+    /** Called in order; the array may gain listeners after the engine is made. */
+    private readonly listeners: readonly EventListener[],
+    private readonly inputs = new AccountInputsCache(),
+  ) {}
+
+  /** Judges newly stored positions (not ones already stored before) and alarm-only reports. */
+  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], now = Date.now()): Promise<StoredEvent[]> {
+    const observations = new Map<string, Observation[]>();
+    const observe = (deviceId: string, o: Observation) => {
+      const list = observations.get(deviceId);
+      if (list) list.push(o);
+      else observations.set(deviceId, [o]);
+    };
+    for (const p of positions) observe(p.deviceId, observationOf(p, now));
+    for (const r of reports) observe(r.deviceId, { time: r.receivedAt.getTime(), receivedAt: r.receivedAt.getTime(), fix: null, attributes: r.attributes });
+    if (observations.size === 0) return [];
+
+    const devices = await tx.query<DeviceRow>(DEVICE_ROWS, [[...observations.keys()]]);
+    const accounts = await this.inputs.get(tx, new Map(devices.map((d) => [d.account_id, d.rules_version])));
+    const states: { id: string; state: DeviceRuleState }[] = [];
+    const raised: { deviceId: string; raised: Raised }[] = [];
+    for (const d of devices) {
+      const result = evaluateDevice(d.state ?? {}, observations.get(d.id)!, inputsFor(d, accounts.get(d.account_id)!));
+      if (result.changed) states.push({ id: d.id, state: result.state });
+      for (const r of result.raised) raised.push({ deviceId: d.id, raised: r });
+    }
+    const events: NewEvent[] = [];
+    if (raised.length > 0) {
+      const facts = new Map((await tx.query<DeviceFacts>(DEVICE_FACTS, [[...new Set(raised.map((r) => r.deviceId))]])).map((d) => [d.id, d]));
+      for (const { deviceId, raised: r } of raised) {
+        const d = facts.get(deviceId)!;
+        const fix = r.observation.fix;
+        const position = fix?.valid ? { lat: fix.lat, lng: fix.lng, speed: fix.speed, heading: fix.heading, timestamp: new Date(r.observation.time).toISOString() } : lastKnown(d);
+        events.push(this.event(d, r.type, position, r.data, severityOf(r)));
+      }
+    }
+    if (states.length > 0) {
+      // In id order, so two processes briefly writing one device's state cannot deadlock.
+      states.sort((a, b) => (a.id < b.id ? -1 : 1));
+      await tx.query(
+        `INSERT INTO device_rule_state (device_id, state) SELECT * FROM unnest($1::text[], $2::jsonb[])
+         ON CONFLICT (device_id) DO UPDATE SET state = excluded.state, updated_at = now()`,
+        [states.map((s) => s.id), states.map((s) => JSON.stringify(s.state))],
+      );
+    }
+    return this.store(tx, events);
+  }
+
+  /** A device came online or went offline (called in the transaction that records it). */
+  async statusChanged(tx: Queryable, deviceId: string, status: 'online' | 'offline'): Promise<StoredEvent[]> {
+    const [d] = await tx.query<DeviceFacts>(DEVICE_FACTS, [[deviceId]]);
+    if (!d) return [];
+    const type = status === 'online' ? 'device_online' : 'device_offline';
+    return this.store(tx, [this.event(d, type, lastKnown(d), {}, severityOf({ type }))]);
+  }
+
+  private event(d: DeviceFacts, type: NewEvent['type'], position: EventPosition | null, data: Record<string, unknown>, severity: ReturnType<typeof severityOf>): NewEvent {
+    return { accountId: d.account_id, deviceId: d.id, type, position, data, alert: severity ? { severity, message: alertMessage(type, d.name, data) } : null };
+  }
+
+  private async store(tx: Queryable, events: NewEvent[]): Promise<StoredEvent[]> {
+    const stored = await insertEvents(tx, events);
+    if (stored.length > 0) for (const listener of this.listeners) await listener(tx, stored);
+    return stored;
+  }
+}

@@ -1,0 +1,96 @@
+// Every rule over one device's new reports, in device-time order, with the state carried from its
+// previous reports. Pure: the engine loads the state and settings and stores what comes out.
+//
+// Order: a batch is sorted by device time first. A record older than the newest one the rules
+// have judged (a device emptying its buffer after a gap in coverage) is stored and shown in
+// history, but does not move the rules' state: judging it now would invent transitions (a
+// geofence exit followed by an entry that never happened in that order). Only the SOS alarm is
+// judged on every record, late ones too: a panic is reported whenever it arrives. Records more
+// than FUTURE_TOLERANCE_MS ahead of the tracker's clock are not judged either, or a device with a
+// wrong clock would make every later record look late.
+import { customRule, type ActiveRule, type CustomRuleState } from './rules/custom.js';
+import { fuelRule, type FuelSettings, type FuelState } from './rules/fuel.js';
+import { geofenceRule, type ActiveGeofence, type GeofenceState } from './rules/geofences.js';
+import { maintenanceRule, type MaintenanceSettings, type MaintenanceState } from './rules/maintenance.js';
+import { sosRule, type SosState } from './rules/sos.js';
+import { speedingRule, type SpeedingState } from './rules/speeding.js';
+import type { Draft, Observation } from './rules/types.js';
+
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+export interface DeviceRuleState {
+  /** Device time of the newest record judged, ms. */
+  t?: number;
+  sos?: SosState;
+  speeding?: SpeedingState;
+  geofences?: GeofenceState;
+  fuel?: FuelState;
+  maintenance?: MaintenanceState;
+  custom?: CustomRuleState;
+}
+
+export interface DeviceInputs {
+  speedLimitKmh: number;
+  fuel: FuelSettings;
+  maintenance: MaintenanceSettings;
+  geofences: readonly ActiveGeofence[];
+  /** The enabled rules that apply to this device. */
+  rules: readonly ActiveRule[];
+}
+
+export interface Raised extends Draft {
+  /** The record that raised it. */
+  observation: Observation;
+}
+
+export interface Evaluation {
+  state: DeviceRuleState;
+  raised: Raised[];
+  /** Whether anything but `t` changed: the state is written only then (see the engine). */
+  changed: boolean;
+}
+
+const NONE = Object.freeze({});
+
+/** Key order differs between what rules build and what jsonb gives back, so compare canonically. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const withoutTime = (s: DeviceRuleState) => canonical({ ...s, t: undefined });
+
+export function evaluateDevice(initial: DeviceRuleState, observations: readonly Observation[], inputs: DeviceInputs): Evaluation {
+  const state: DeviceRuleState = { ...initial };
+  const raised: Raised[] = [];
+  // Rules give their state back unchanged (the same object) when nothing moved: the usual case,
+  // which then costs no comparison.
+  let touched = false;
+  const apply = <K extends Exclude<keyof DeviceRuleState, 't'>>(key: K, observation: Observation, outcome: { state: NonNullable<DeviceRuleState[K]>; drafts: Draft[] }) => {
+    if (outcome.state !== (state[key] ?? NONE)) {
+      state[key] = outcome.state;
+      touched = true;
+    }
+    for (const d of outcome.drafts) raised.push({ ...d, observation });
+  };
+  // Stable sort: records of the same time keep their arrival order.
+  for (const obs of [...observations].sort((a, b) => a.time - b.time)) {
+    apply('sos', obs, sosRule(state.sos ?? NONE, obs));
+    if (obs.fix === null) continue;
+    if (state.t !== undefined && obs.time <= state.t) continue;
+    if (obs.time > obs.receivedAt + FUTURE_TOLERANCE_MS) continue;
+    apply('speeding', obs, speedingRule(state.speeding ?? NONE, obs, inputs.speedLimitKmh));
+    apply('geofences', obs, geofenceRule(state.geofences ?? NONE, obs, inputs.geofences));
+    apply('fuel', obs, fuelRule(state.fuel ?? NONE, obs, inputs.fuel));
+    apply('maintenance', obs, maintenanceRule(state.maintenance ?? NONE, obs, inputs.maintenance));
+    apply('custom', obs, customRule(state.custom ?? NONE, obs, inputs.rules));
+    state.t = obs.time;
+  }
+  if (!touched) return { state, raised, changed: false };
+  const compact = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined && !(typeof v === 'object' && Object.keys(v as object).length === 0))) as DeviceRuleState;
+  return { state: compact, raised, changed: withoutTime(compact) !== withoutTime(initial) };
+}

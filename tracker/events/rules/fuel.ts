@@ -1,0 +1,113 @@
+// fuel_alert: the level below the device's threshold, once per episode. fuel_alert_critical: a
+// drop of more than 8 litres within 60 seconds (the spec), once per episode.
+//
+// Fuel senders are noisy (fuel sloshes, a sample can read far off), so neither rule trusts one
+// reading. Levels are trailing medians of three readings, so a single outlier never moves them:
+// the low-fuel rule compares that level with the threshold; the drop rule compares the current
+// level with the highest level seen within the last 60 seconds. Litres come from the `fuel`
+// attribute, or from `fuelLevel` (percent) and the tank's capacity.
+import { finite, median, type Observation, type Outcome } from './types.js';
+
+export const CRITICAL_DROP_LITRES = 8;
+export const CRITICAL_WINDOW_MS = 60_000;
+/** The level must rise this far above a threshold before a new low-fuel episode can start. */
+export const FUEL_REARM_MARGIN = 2;
+const MEDIAN_OF = 3;
+/** Readings kept at most (a device reporting every second fills the window with 60). */
+const MAX_READINGS = 64;
+
+export interface FuelSettings {
+  tankLitres: number | null;
+  lowLitres: number | null;
+  lowPercent: number | null;
+}
+
+interface Reading {
+  t: number;
+  /** Litres, when known. */
+  l?: number;
+  /** Percent of the tank, when known. */
+  p?: number;
+}
+
+export interface FuelState {
+  readings?: Reading[];
+  low?: boolean;
+  dropping?: boolean;
+}
+
+function reading(obs: Observation, tank: number | null): Reading | null {
+  const fuel = obs.attributes.fuel;
+  const percent = obs.attributes.fuelLevel;
+  const r: Reading = { t: obs.time };
+  if (finite(fuel) && fuel >= 0) r.l = fuel;
+  else if (finite(percent) && tank) r.l = (percent * tank) / 100;
+  if (finite(percent) && percent >= 0) r.p = percent;
+  else if (r.l !== undefined && tank) r.p = (r.l / tank) * 100;
+  return r.l === undefined && r.p === undefined ? null : r;
+}
+
+/** Trailing median of the last three readings that carry the unit, or null. */
+function level(readings: Reading[], unit: 'l' | 'p', end = readings.length): number | null {
+  const values: number[] = [];
+  for (let i = end - 1; i >= 0 && values.length < MEDIAN_OF; i--) {
+    const v = readings[i]![unit];
+    if (v !== undefined) values.push(v);
+  }
+  return values.length > 0 ? median(values) : null;
+}
+
+/** How far the litre level fell from its highest point within the window (needs three readings). */
+function drop(readings: Reading[]): number {
+  const litres = readings.filter((r) => r.l !== undefined);
+  if (litres.length < MEDIAN_OF) return 0;
+  const now = litres.at(-1)!.t;
+  const current = level(litres, 'l')!;
+  let highest = current;
+  for (let end = MEDIAN_OF; end <= litres.length; end++) {
+    if (now - litres[end - 1]!.t <= CRITICAL_WINDOW_MS) highest = Math.max(highest, level(litres, 'l', end)!);
+  }
+  return highest - current;
+}
+
+function isLow(readings: Reading[], s: FuelSettings, margin: number): boolean {
+  const litres = level(readings, 'l');
+  const percent = level(readings, 'p');
+  return (s.lowLitres !== null && litres !== null && litres < s.lowLitres + margin) || (s.lowPercent !== null && percent !== null && percent < s.lowPercent + margin);
+}
+
+export function fuelRule(state: FuelState, obs: Observation, settings: FuelSettings): Outcome<FuelState> {
+  const r = reading(obs, settings.tankLitres);
+  if (!r) return { state, drafts: [] };
+  // Keep the window, and the two readings before it that the medians at its start need.
+  const all = [...(state.readings ?? []), r];
+  const inWindow = all.findIndex((x) => obs.time - x.t <= CRITICAL_WINDOW_MS);
+  const readings = all.slice(Math.max(0, inWindow - (MEDIAN_OF - 1), all.length - MAX_READINGS));
+  const drafts: Outcome<FuelState>['drafts'] = [];
+
+  // Still low until the level is clearly back above the threshold.
+  const low = state.low ? isLow(readings, settings, FUEL_REARM_MARGIN) : isLow(readings, settings, 0);
+  if (low && !state.low) drafts.push({ type: 'fuel_alert', data: fuelData(readings, settings) });
+
+  const fell = drop(readings);
+  const dropping = fell > CRITICAL_DROP_LITRES;
+  if (dropping && !state.dropping) drafts.push({ type: 'fuel_alert_critical', data: { dropLitres: round1(fell), windowSeconds: CRITICAL_WINDOW_MS / 1000, ...fuelData(readings, settings) } });
+
+  const next: FuelState = { readings };
+  if (low) next.low = true;
+  if (dropping) next.dropping = true;
+  return { state: next, drafts };
+}
+
+function fuelData(readings: Reading[], s: FuelSettings): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const litres = level(readings, 'l');
+  const percent = level(readings, 'p');
+  if (litres !== null) data.fuelLitres = round1(litres);
+  if (percent !== null) data.fuelPercent = round1(percent);
+  if (s.lowLitres !== null) data.lowLitres = s.lowLitres;
+  if (s.lowPercent !== null) data.lowPercent = s.lowPercent;
+  return data;
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -1,0 +1,25 @@
+// sos: the panic button. Devices repeat the alarm while it is held or until it is cleared (some
+// keep the alarm bits set in every heartbeat, minutes apart), and buffered records may bring it
+// late, so one event covers every SOS report received within SOS_QUIET_MS of the previous one
+// (judged on receive time: device clocks can be far off).
+import type { Observation, Outcome } from './types.js';
+
+export const SOS_QUIET_MS = 5 * 60_000;
+
+export interface SosState {
+  /** Receive time of the last SOS report, ms. */
+  seenAt?: number;
+}
+
+/** Alarm attributes are one name or a comma-separated list ("sos", "sos,powerCut"). */
+export function hasAlarm(attributes: Record<string, unknown>, name: string): boolean {
+  const alarm = attributes.alarm;
+  return typeof alarm === 'string' && alarm.split(',').some((a) => a.trim() === name);
+}
+
+export function sosRule(state: SosState, obs: Observation): Outcome<SosState> {
+  if (!hasAlarm(obs.attributes, 'sos')) return { state, drafts: [] };
+  const repeated = state.seenAt !== undefined && Math.abs(obs.receivedAt - state.seenAt) < SOS_QUIET_MS;
+  const seenAt = Math.max(state.seenAt ?? 0, obs.receivedAt);
+  return { state: { seenAt }, drafts: repeated ? [] : [{ type: 'sos', data: { fix: obs.fix !== null && obs.fix.valid } }] };
+}

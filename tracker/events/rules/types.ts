@@ -1,0 +1,36 @@
+// What the rules see and what they produce. Rules are pure: (state, observation, settings) →
+// (state, drafts); the engine keeps the state per device and stores the drafts as events.
+import type { EventType, Severity } from '../types.js';
+
+/** One report of a device, in device-time order when rules see it. */
+export interface Observation {
+  /** Device time of the fix (for a report without one: the time it was received), ms. */
+  time: number;
+  /** When the tracker received it, ms. */
+  receivedAt: number;
+  /** Null for a report that carries no position (a status message with an alarm). */
+  fix: { lat: number; lng: number; speed: number; heading: number; valid: boolean; altitude?: number; satellites?: number } | null;
+  attributes: Record<string, unknown>;
+}
+
+/** An event a rule raised, before it is stored. */
+export interface Draft {
+  type: EventType;
+  data: Record<string, unknown>;
+  /** Custom rules choose their alert's severity; other types take it from their type. */
+  severity?: Severity;
+}
+
+export interface Outcome<S> {
+  state: S;
+  drafts: Draft[];
+}
+
+export const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Median of a non-empty list. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

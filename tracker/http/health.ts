@@ -1,0 +1,36 @@
+// The tracker's health endpoints, answered without the gateway's secret and without a request log
+// line (probes come every few seconds). The tracker's HTTP port is internal: the gateway never
+// forwards these paths (they are not in its route table).
+// /healthz: the process serves. /readyz: the database answers.
+import type { RequestHandler } from 'express';
+import { errorBody } from '../../shared/errors.js';
+import type { Db } from '../storage/db.js';
+
+/** A probe that waits longer than this has failed anyway (Kubernetes' default probe timeout is 1 s). */
+const CHECK_TIMEOUT_MS = 1000;
+
+async function databaseAnswers(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
+  const query = db.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([query, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthChecks(db: Db): { healthz: RequestHandler; readyz: RequestHandler } {
+  return {
+    healthz: (_req, res) => void res.set('Cache-Control', 'no-store').json({ status: 'ok' }),
+    readyz: async (_req, res) => {
+      const database = (await databaseAnswers(db)) ? 'ok' : 'down';
+      res.set('Cache-Control', 'no-store');
+      if (database === 'ok') res.json({ status: 'ready', checks: { database } });
+      else res.status(503).json({ ...errorBody('unavailable', 'not ready'), checks: { database } });
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// The tracker's Prometheus metrics, all named here: API requests by route template, the device side
+// (connections, devices online by protocol, positions stored, frames refused), command outcomes, and
+// the outbound webhook deliveries. Served on TRACKER_METRICS_PORT by the process (tracker/main.ts).
+import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
+import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
+import type { CommandStatus } from './commands/repository.js';
+import type { PositionBatcher } from './ingest/batcher.js';
+import type { DeviceSessions } from './ingest/sessions.js';
+import type { IngestStats } from './ingest/stats.js';
+import { PROTOCOLS } from './protocols/registry.js';
+
+/** Why an outbound webhook attempt failed. */
+export type WebhookFailureReason = 'status' | 'timeout' | 'network';
+
+export interface TrackerMetrics {
+  registry: Registry;
+  requests: Histogram<RequestLabels>;
+  /** Commands moved to a status: queued (API), sent (to the device), delivered (answered), expired, failed. */
+  commands: Counter<'status'>;
+  /** Outbound webhook attempts the receiver answered with a 2xx. */
+  webhookDeliveries: Counter;
+  /** Outbound webhook attempts that failed: a non-2xx answer (`status`), no answer in time, or a network error. */
+  webhookFailures: Counter<'reason'>;
+  /** Webhook deliveries waiting to be attempted (new or waiting for a retry), as last counted by the sender. */
+  webhookBacklog: Gauge;
+}
+
+export function trackerMetrics(): TrackerMetrics {
+  const registry = serviceRegistry('tracker');
+  const commands = new Counter<'status'>({
+    name: 'fleet_commands_total',
+    help: 'Commands moved to each status: queued, sent, delivered, expired, failed',
+    labelNames: ['status'],
+    registers: [registry],
+  });
+  for (const status of ['queued', 'sent', 'delivered', 'expired', 'failed'] satisfies CommandStatus[]) commands.inc({ status }, 0);
+  const webhookFailures = new Counter<'reason'>({
+    name: 'fleet_webhook_failures_total',
+    help: 'Outbound webhook attempts that failed, by reason: status (non-2xx answer), timeout, network',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  for (const reason of ['status', 'timeout', 'network'] satisfies WebhookFailureReason[]) webhookFailures.inc({ reason }, 0);
+  return {
+    registry,
+    requests: requestHistogram(registry),
+    commands,
+    webhookDeliveries: new Counter({ name: 'fleet_webhook_deliveries_total', help: 'Outbound webhook attempts answered with a 2xx', registers: [registry] }),
+    webhookFailures,
+    webhookBacklog: new Gauge({ name: 'fleet_webhook_backlog', help: 'Webhook deliveries waiting to be attempted (new or waiting for a retry)', registers: [registry] }),
+  };
+}
+
+/** The device side's own counters, read at each scrape (the ingest path only bumps plain fields). */
+export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; sessions: DeviceSessions; batcher: PositionBatcher }): void {
+  const { stats, sessions, batcher } = ingest;
+  const protocols = [...PROTOCOLS.map((p) => p.name), 'osmand'];
+  new Gauge({
+    name: 'fleet_devices_connected',
+    help: 'Devices online on this tracker, by protocol (OsmAnd phones: reported within DEVICE_TIMEOUT_SECONDS)',
+    labelNames: ['protocol'],
+    registers: [registry],
+    collect() {
+      const counts = sessions.byProtocol();
+      for (const protocol of new Set([...protocols, ...counts.keys()])) this.set({ protocol }, counts.get(protocol) ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'fleet_device_connections',
+    help: 'Open device TCP connections, identified or not',
+    registers: [registry],
+    collect() {
+      this.set(stats.connections);
+    },
+  });
+  counterFrom(registry, { name: 'fleet_positions_received_total', help: 'Positions decoded from devices, before storage' }, () => stats.positionsReceived);
+  counterFrom(registry, { name: 'fleet_positions_ingested_total', help: 'Positions stored (committed; the device was ACKed after)' }, () => batcher.stored);
+  counterFrom(registry, { name: 'fleet_device_frames_decoded_total', help: 'Device frames decoded' }, () => stats.framesDecoded);
+  counterFrom(registry, { name: 'fleet_decode_errors_total', help: 'Device frames and OsmAnd reports that could not be decoded, by protocol', label: 'protocol' }, () =>
+    protocols.map((p): [string, number] => [p, stats.decodeErrors.get(p) ?? 0]),
+  );
+  counterFrom(registry, { name: 'fleet_device_garbage_bytes_total', help: 'Bytes skipped between device frames' }, () => stats.garbageBytes);
+  counterFrom(registry, { name: 'fleet_unknown_devices_total', help: 'Connections and reports refused for an identity no device has' }, () => stats.unknownIdentities);
+  counterFrom(registry, { name: 'fleet_bad_checksums_total', help: 'Device frames with a wrong checksum (stored unless CRC_STRICT)' }, () => {
+    let n = 0;
+    for (const count of stats.badChecksums.values()) n += count;
+    return n;
+  });
+}

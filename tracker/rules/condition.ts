@@ -1,0 +1,68 @@
+// The account-defined rule language: JSON Logic (jsonlogic.com), data only, evaluated by the
+// json-logic-js library without eval. Conditions are checked when written: only the operators
+// below, no property names that reach an object's prototype, and bounded size and depth, so an
+// evaluation on the ingest path stays cheap whatever an account writes.
+import jsonLogic, { type RulesLogic } from 'json-logic-js';
+
+export const MAX_CONDITION_CHARS = 4096;
+export const MAX_CONDITION_DEPTH = 12;
+
+/** Comparison, logic, arithmetic and string operators; no loops over arrays, no logging. */
+export const OPERATORS = [
+  'var', 'missing', 'missing_some',
+  'if', '?:', '==', '===', '!=', '!==', '!', '!!', 'or', 'and',
+  '<', '<=', '>', '>=', 'min', 'max', '+', '-', '*', '/', '%',
+  'in', 'cat', 'substr',
+] as const;
+const ALLOWED = new Set<string>(OPERATORS);
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** The problem with a condition, or null when it is usable. */
+export function conditionProblem(condition: unknown): string | null {
+  if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) return 'must be a JSON Logic object such as {">": [{"var": "speed"}, 100]}';
+  if (JSON.stringify(condition).length > MAX_CONDITION_CHARS) return `must be at most ${MAX_CONDITION_CHARS} characters of JSON`;
+  return nodeProblem(condition, 1);
+}
+
+function nodeProblem(node: unknown, depth: number): string | null {
+  if (depth > MAX_CONDITION_DEPTH) return `must be nested at most ${MAX_CONDITION_DEPTH} levels deep`;
+  if (node === null || typeof node !== 'object') return null;
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const problem = nodeProblem(item, depth + 1);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  const keys = Object.keys(node);
+  if (keys.length !== 1) return `each operation is an object with exactly one operator (found ${keys.length} keys)`;
+  const op = keys[0]!;
+  if (!ALLOWED.has(op)) return `unknown or unsupported operator "${op.slice(0, 40)}"; allowed: ${OPERATORS.join(' ')}`;
+  const args = (node as Record<string, unknown>)[op];
+  if (op === 'var' || op === 'missing' || op === 'missing_some') {
+    const problem = pathProblem(op === 'var' ? (Array.isArray(args) ? args[0] : args) : args);
+    if (problem) return problem;
+  }
+  return nodeProblem(args, depth + 1);
+}
+
+/** Variable names are dotted paths into the position; none may climb into a prototype. */
+function pathProblem(path: unknown): string | null {
+  const names = Array.isArray(path) ? path : [path];
+  for (const name of names.flat()) {
+    if (typeof name === 'string' && name.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) return `variable "${name.slice(0, 60)}" is not allowed`;
+  }
+  return null;
+}
+
+/** Evaluates a checked condition; a failure (a type the operator cannot use) counts as false. */
+/** A condition as stored: a JSON object checked by conditionProblem. */
+export type Condition = Record<string, unknown>;
+
+export function conditionHolds(condition: Condition, data: Record<string, unknown>): boolean {
+  try {
+    return jsonLogic.truthy(jsonLogic.apply(condition as RulesLogic, data));
+  } catch {
+    return false;
+  }
+}
