@@ -126,8 +126,8 @@ describe('webhooks CLI on PostgreSQL', () => {
   });
 
   test('usage errors', async () => {
-    expect(await runCli(['webhooks', 'test'], env)).toMatchObject({ code: 1, stderr: 'error: webhook id is required (webhooks <verb> WEBHOOK_ID)\n' });
-    expect((await runCli(['webhooks', 'deliveries', 'whk_x', '--limit', 'lots'], env)).stderr).toMatch(/limit must be a whole number from 1 to 1000/);
+    expect(await runCli(['webhooks', 'test'], env)).toMatchObject({ code: 1, stderr: 'error: webhook id is required (webhooks test WEBHOOK_ID)\n' });
+    expect((await runCli(['webhooks', 'deliveries', 'whk_x', '--limit', 'lots'], env)).stderr).toMatch(/limit \(--limit\) must be a whole number from 1 to 1000/);
     const extra = await runCli(['webhooks', 'remove', 'a', 'b'], env);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toMatch(/unexpected argument "b"/);

@@ -119,10 +119,14 @@ describe('410 Gone', () => {
       expect(res.status).toBe(200);
       assertMatchesDocument('GET', '/api/public/v1/alerts', 200, res.body);
       expect(res.body.data).toEqual([
-        { id: expect.any(Number), type: 'webhook_disabled', severity: 'warning', deviceId: null, message: expect.stringContaining(`Webhook ${id}`), createdAt: expect.any(String) },
+        { id: expect.any(Number), type: 'webhook_disabled', severity: 'warning', deviceId: null, message: expect.stringContaining(`Webhook ${id}`), status: 'open', createdAt: expect.any(String), acknowledgedAt: null },
       ]);
       const other = await fx.account('Other');
       expect((await fx.as(other, 'read').get('/api/public/v1/alerts')).body.data).toEqual([]);
+      const ack = await fx.as(account, 'write').post(`/api/public/v1/alerts/${res.body.data[0].id}/acknowledge`);
+      expect(ack.status).toBe(200);
+      assertMatchesDocument('POST', '/api/public/v1/alerts/{id}/acknowledge', 200, ack.body);
+      expect(ack.body).toMatchObject({ deviceId: null, status: 'acknowledged' });
 
       // No new deliveries while disabled; the waiting one goes out when it is enabled again.
       await enqueue(ctx.db, [storedEvent(account, device)]);
@@ -132,6 +136,10 @@ describe('410 Gone', () => {
       await new Promise((r) => setTimeout(r, 1200));
       expect(receiver.received).toHaveLength(2);
       expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+      // Both attempts are in the tracker's metrics.
+      const metrics = await ctx.metrics.registry.metrics();
+      expect(metrics).toMatch(/^fleet_webhook_failures_total\{reason="status",service="tracker"\} 1$/m);
+      expect(metrics).toMatch(/^fleet_webhook_deliveries_total\{service="tracker"\} 1$/m);
     } finally {
       await receiver.close();
       await fx.close();

@@ -222,6 +222,11 @@ export async function recordTestAttempt(db: Queryable, endpointId: string, id: s
   );
 }
 
+/** Deliveries waiting to be attempted (new or waiting for a retry), in all accounts. */
+export async function countPending(db: Queryable): Promise<number> {
+  return (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'"))[0]!.n;
+}
+
 /** Drops finished deliveries (with their attempts) and test attempts older than the retention. */
 export async function purgeFinished(db: Queryable, retentionDays: number): Promise<void> {
   await db.query("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - make_interval(days => $1)", [retentionDays]);

@@ -24,6 +24,7 @@ export async function startWebhooks(ctx: TrackerContext): Promise<Webhooks> {
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
     concurrency: config.WEBHOOK_CONCURRENCY,
     retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+    metrics: ctx.metrics,
   });
   await worker.start();
   return {

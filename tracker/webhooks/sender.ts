@@ -4,6 +4,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got } from 'got';
+import type { WebhookFailureReason } from '../metrics.js';
 import { assertAllowedLiteral, guardedLookup } from './ssrf.js';
 
 export interface SendOptions {
@@ -20,6 +21,8 @@ export interface SendResult {
   statusCode: number | null;
   /** What went wrong, for the delivery log; null on success. */
   error: string | null;
+  /** The kind of failure, for the metrics; null on success. */
+  failure: WebhookFailureReason | null;
   /** The receiver's Retry-After header, as given. */
   retryAfter: string | null;
   durationMs: number;
@@ -70,7 +73,7 @@ export class WebhookSender {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const refused = this.refusal(new URL(url));
-    if (refused) return { ok: false, statusCode: null, error: refused, retryAfter: null, durationMs: 0 };
+    if (refused) return { ok: false, statusCode: null, error: refused, failure: 'network', retryAfter: null, durationMs: 0 };
 
     return new Promise((resolve) => {
       let statusCode: number | null = null;
@@ -86,7 +89,8 @@ export class WebhookSender {
         settled = true;
         if (!complete) stream.destroy();
         const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-        resolve({ ok, statusCode, error: ok ? null : describeStatus(statusCode!, location, Buffer.concat(chunks).toString('utf8')), retryAfter, durationMs: elapsed() });
+        const error = ok ? null : describeStatus(statusCode!, location, Buffer.concat(chunks).toString('utf8'));
+        resolve({ ok, statusCode, error, failure: ok ? null : 'status', retryAfter, durationMs: elapsed() });
       };
       stream.on('response', (res: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
         statusCode = res.statusCode;
@@ -102,7 +106,8 @@ export class WebhookSender {
       stream.on('error', (err: Error & { code?: string }) => {
         if (settled) return;
         settled = true;
-        resolve({ ok: false, statusCode: null, error: describeError(err, this.timeoutMs), retryAfter: null, durationMs: elapsed() });
+        const failure = err.code === 'ETIMEDOUT' ? 'timeout' : 'network';
+        resolve({ ok: false, statusCode: null, error: describeError(err, this.timeoutMs), failure, retryAfter: null, durationMs: elapsed() });
       });
     });
   }

@@ -4,8 +4,9 @@
 // attempts; attempts run concurrently, at most a quarter of the slots for one endpoint so a slow
 // receiver cannot hold up the others; their outcomes are written in batches.
 import type { Logger } from '../../shared/logger.js';
+import type { TrackerMetrics } from '../metrics.js';
 import type { Db } from '../storage/db.js';
-import { claimDue, messageId, purgeFinished, recordOutcomes, releaseClaims, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
+import { claimDue, countPending, messageId, purgeFinished, recordOutcomes, releaseClaims, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
 import { DELIVERIES_CHANNEL } from './endpoints.js';
 import { bodyFormat, renderBody } from './formats/index.js';
 import type { SendResult, WebhookSender } from './sender.js';
@@ -15,6 +16,8 @@ export interface WorkerOptions extends RetryPolicy {
   /** Attempts in flight in this process. */
   concurrency: number;
   retentionDays: number;
+  /** Where attempts and the backlog are counted, when the process serves metrics. */
+  metrics?: Pick<TrackerMetrics, 'webhookDeliveries' | 'webhookFailures' | 'webhookBacklog'>;
 }
 
 const POLL_MS = 1000;
@@ -26,6 +29,7 @@ const LEASE_MS = 60_000;
 const FLUSH_MS = 10;
 const FLUSH_ROWS = 500;
 const PURGE_EVERY_MS = 3_600_000;
+const BACKLOG_EVERY_MS = 10_000;
 
 const add = (counts: Map<string, number>, key: string, n: number) => {
   const v = (counts.get(key) ?? 0) + n;
@@ -65,6 +69,11 @@ export class WebhookWorker {
     this.timers.push(setInterval(() => this.kick(), POLL_MS).unref());
     const purge = () => purgeFinished(this.db, this.options.retentionDays).catch((err: unknown) => this.logger.error({ err }, 'webhook log purge failed'));
     this.timers.push(setInterval(purge, PURGE_EVERY_MS).unref());
+    const metrics = this.options.metrics;
+    if (metrics) {
+      const count = () => countPending(this.db).then((n) => metrics.webhookBacklog.set(n), (err: unknown) => this.logger.error({ err }, 'webhook backlog not counted'));
+      this.timers.push(setInterval(count, BACKLOG_EVERY_MS).unref());
+    }
     this.kick();
   }
 
@@ -118,6 +127,8 @@ export class WebhookWorker {
     const attemptedAt = new Date();
     void this.attempt(d)
       .then((result) => {
+        if (result.ok) this.options.metrics?.webhookDeliveries.inc();
+        else this.options.metrics?.webhookFailures.inc({ reason: result.failure ?? 'network' });
         if (!result.ok) this.logger.info({ endpointId: d.endpointId, deliveryId: d.id, attempt: d.attempts + 1, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
         this.outcomes.push({ delivery: d, result, attemptedAt });
         if (this.outcomes.length >= FLUSH_ROWS) void this.flush();
@@ -139,7 +150,7 @@ export class WebhookWorker {
       return await this.sender.send(d.url, body, signatureHeaders(d.secret, messageId(d.id), body));
     } catch (err) {
       this.logger.error({ err, deliveryId: d.id }, 'webhook attempt could not be made');
-      return { ok: false, statusCode: null, error: 'internal error while sending', retryAfter: null, durationMs: 0 };
+      return { ok: false, statusCode: null, error: 'internal error while sending', failure: 'network', retryAfter: null, durationMs: 0 };
     }
   }
 
