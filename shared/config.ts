@@ -6,6 +6,28 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
 const url = z.string().url();
 const perMinute = z.coerce.number().int().min(1).max(1_000_000_000);
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** A duration such as 500ms, 5s, 5m, 2h or 1d, in milliseconds. */
+const durationMs = (text: string): number | null => {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(text.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : null;
+};
+const duration = z.string().transform((v, ctx) => {
+  const ms = durationMs(v);
+  if (ms === null || ms <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30s, 5m, 2h or 3d' });
+    return z.NEVER;
+  }
+  return ms;
+});
+const durations = z.string().transform((v, ctx) => {
+  const list = v.split(',').map(durationMs);
+  if (list.length > 50 || list.some((ms) => ms === null || ms <= 0)) {
+    ctx.addIssue({ code: 'custom', message: 'expected up to 50 comma-separated durations such as 5s,5m,30m,2h' });
+    return z.NEVER;
+  }
+  return list as number[];
+});
 
 const schema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
@@ -28,6 +50,10 @@ const schema = z.object({
   PUBLIC_BASE_URL: url.default('http://localhost:8080'),
   WEBHOOK_ALLOW_HTTP: bool.default(false),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_RETRY_SCHEDULE: durations.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000, 86_400_000]),
+  WEBHOOK_DISABLE_AFTER: duration.default(3 * 86_400_000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   DEMO: bool.optional(),
   JWT_PRIVATE_KEY: optionalText,
   JWT_PUBLIC_KEY: optionalText,

@@ -1,4 +1,5 @@
-// Starts and stops the tracker: storage, the internal HTTP server, the device side, the demo data.
+// Starts and stops the tracker: storage, the internal HTTP server, the device side, webhook delivery,
+// the demo data.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Config } from '../shared/config.js';
@@ -14,11 +15,14 @@ import { startInboundMaintenance } from './inbound/maintenance.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
+import { startWebhooks, type Webhooks } from './webhooks/index.js';
+import { enqueueDeliveries } from './webhooks/outbox.js';
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
+  webhooks: Webhooks;
   /** Listeners handed every stored event in its transaction; add to it to receive events. */
   onEvents: EventListener[];
   /**
@@ -49,14 +53,17 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
-  const onEvents: EventListener[] = [];
+  // Outbound webhooks queue their deliveries in the transaction that stores the events.
+  const onEvents: EventListener[] = [enqueueDeliveries];
   const ingest = await startIngest(ctx, onEvents);
+  const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 
   return {
     ctx,
     httpPort,
     ingest,
+    webhooks,
     onEvents,
     async close() {
       const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
@@ -64,7 +71,7 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
       stopInboundMaintenance();
       stopSweep();
       demo?.stop();
-      const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline)]);
+      const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline), webhooks.close(deadline)]);
       if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
       await db.close();
     },

@@ -1,8 +1,12 @@
 // Events end to end: simulated devices speak GT06, Teltonika, H02 and OsmAnd over real TCP and
 // HTTP to a tracker on PostgreSQL; every event type comes out through GET /events, the ones that
-// need attention as alerts through GET /alerts, and a second account sees only its own.
+// need attention as alerts through GET /alerts, and as signed webhooks to each account's local
+// receiver; a second account sees only its own.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import request from 'supertest';
+import { Webhook } from 'standardwebhooks';
+import { EVENT_TYPES } from '../../tracker/events/types.js';
+import { runCommand } from '../../tracker/admin/commands.js';
 import type { DeviceFix } from '../../tracker/simulator/frames/fix.js';
 import { gt06Alarm, gt06Heartbeat, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { h02Link } from '../../tracker/simulator/frames/h02.js';
@@ -11,10 +15,12 @@ import { fmbIo, teltonikaAvl, teltonikaHandshake, type AvlRecord } from '../../t
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 let f: TrackerFixture;
 let acme: string;
 let other: string;
+const receivers: Record<string, { receiver: WebhookReceiver; secret: string }> = {};
 const ids: Record<string, string> = {};
 const IMEI = { gt06: '359633100000801', teltonika: '359633100000802', h02: '4210058003', osmand: '359633100000804', theirs: '359633100000805' };
 const V1 = '/api/public/v1';
@@ -41,9 +47,14 @@ async function api(method: 'post' | 'patch', path: string, body: object, account
 }
 
 beforeAll(async () => {
-  f = await startTrackerFixture('postgres', { DEVICE_TIMEOUT_SECONDS: '60' });
+  f = await startTrackerFixture('postgres', { DEVICE_TIMEOUT_SECONDS: '60', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
   acme = await f.account('Acme');
   other = await f.account('Other');
+  for (const account of [acme, other]) {
+    const receiver = await WebhookReceiver.start();
+    const { secret } = (await runCommand(f.tracker.ctx, 'webhooks add', { account, url: receiver.url() })) as { secret: string };
+    receivers[account] = { receiver, secret };
+  }
   for (const [name, imei] of Object.entries(IMEI)) ids[name] = await f.device(name === 'theirs' ? other : acme, imei, `${name} unit`);
   // The account's rule inputs, through the API as an integrator would set them.
   await api('post', `${V1}/geofences`, { name: 'Depot', shape: { type: 'circle', center: DEPOT, radius: 200 } });
@@ -51,7 +62,10 @@ beforeAll(async () => {
   await api('patch', `${V1}/devices/${ids.teltonika}/settings`, { fuelTankLitres: 100, fuelLowPercent: 20, maintenance: { odometer: { everyKm: 10_000 } } });
   await api('patch', `${V1}/devices/${ids.osmand}/settings`, { maintenance: { engineHours: { start: 0, every: 250 } } });
 });
-afterAll(() => f.close());
+afterAll(async () => {
+  await f.close();
+  for (const { receiver } of Object.values(receivers)) await receiver.close();
+});
 
 describe('GT06 over TCP', () => {
   test('online, geofence enter and exit, speeding, a custom rule, SOS, offline', async () => {
@@ -149,5 +163,29 @@ describe('two accounts', () => {
     const mine = await alerts(acme);
     expect(mine.some((a) => a.deviceId === ids.theirs)).toBe(false);
     expect(new Set(mine.map((a) => a.type))).toEqual(new Set(['sos', 'speeding', 'custom_rule_triggered', 'fuel_alert_critical', 'fuel_alert', 'maintenance_due', 'device_offline']));
+  });
+});
+
+describe('webhooks', () => {
+  test('every event of each account reaches its webhook, signed, in the shape GET /events lists it', async () => {
+    for (const account of [acme, other]) {
+      const { receiver, secret } = receivers[account]!;
+      const verifier = new Webhook(secret);
+      const ids = (list: { id: number }[]) => list.map((e) => e.id).sort((a, b) => a - b);
+      // A device's offline event may still be on its way: compare once both sides agree.
+      const { listed, received } = await eventually(
+        async () => ({ listed: await events(account), received: receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as Event & { device: { id: string } }) }),
+        (v) => JSON.stringify(ids(v.listed)) === JSON.stringify(ids(v.received)),
+        10_000,
+      );
+      expect(ids(received)).toEqual(ids(listed));
+      for (const e of listed) {
+        const sent = received.find((r) => r.id === e.id)!;
+        expect(sent).toMatchObject({ type: e.type, device: { id: e.deviceId }, position: e.position, data: e.data });
+        expect(sent.alert ?? null).toEqual(e.alert && { id: expect.any(Number), severity: e.alert.severity, message: e.alert.message });
+      }
+    }
+    const types = new Set((await events(acme)).map((e) => e.type));
+    expect([...types].sort()).toEqual([...EVENT_TYPES].sort());
   });
 });

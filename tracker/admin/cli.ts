@@ -21,11 +21,23 @@ const USAGE = `usage: admin <command> [options] [--json]
   inbound list --account ID
   inbound remove WEBHOOK_ID
   inbound calls WEBHOOK_ID [--limit N]
+  webhooks add --account ID --url URL [--events all|e1,e2] [--format auto|standard|slack|discord|teams|googlechat]
+  webhooks list --account ID
+  webhooks remove|enable|test WEBHOOK_ID
+  webhooks deliveries WEBHOOK_ID [--limit N]
   users create --account ID --email EMAIL      (prints a one-time link to set the password)
   users reset-password --email EMAIL           (a new link; the previous one stops working)`;
 
 /** Commands that name their subject as a positional argument, and the argument's name. */
-const POSITIONAL: Partial<Record<CommandName, string>> = { 'tokens revoke': 'token', 'inbound remove': 'webhook', 'inbound calls': 'webhook' };
+const POSITIONAL: Partial<Record<CommandName, string>> = {
+  'tokens revoke': 'token',
+  'inbound remove': 'webhook',
+  'inbound calls': 'webhook',
+  'webhooks remove': 'webhook',
+  'webhooks enable': 'webhook',
+  'webhooks test': 'webhook',
+  'webhooks deliveries': 'webhook',
+};
 
 class UsageError extends Error {}
 
@@ -43,6 +55,9 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         imei: { type: 'string' },
         plate: { type: 'string' },
         scopes: { type: 'string' },
+        url: { type: 'string' },
+        events: { type: 'string' },
+        format: { type: 'string' },
         action: { type: 'string' },
         limit: { type: 'string' },
         email: { type: 'string' },

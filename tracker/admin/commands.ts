@@ -11,7 +11,7 @@ import { newId } from '../../shared/ids.js';
 import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shared/inbound.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { requiredText } from '../../shared/validation.js';
-import { createAccount, findAccount } from '../accounts/repository.js';
+import { createAccount } from '../accounts/repository.js';
 import { issuePasswordLink } from '../dashboard/password-links.js';
 import { createUser, email, findUserByEmail } from '../dashboard/users.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
@@ -21,15 +21,16 @@ import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } f
 import type { Db } from '../storage/db.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
+import { webhookCommands } from '../webhooks/commands.js';
+import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
 
 export interface AdminContext {
   db: Db;
   privateKey: KeyObject;
-  /** Settings the commands print links with. */
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS'>;
+  /** Settings the commands print links with, and those outbound webhook targets obey. */
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>;
 }
 
-const accountId = z.string({ error: 'account is required (--account ID)' }).min(1, 'account is required (--account ID)');
 const scopes = z
   .string({ error: `scopes are required (--scopes, from ${SCOPES.join(',')})` })
   .transform((v, ctx) => {
@@ -45,15 +46,6 @@ const scopes = z
 const action = z
   .string({ error: `action is required (--action, one of ${INBOUND_ACTIONS.join(', ')})` })
   .refine(isInboundAction, { error: (issue) => `unknown action "${String(issue.input)}": allowed actions are ${INBOUND_ACTIONS.join(', ')}` });
-const webhookId = (usage: string) => z.string({ error: `webhook id is required (${usage})` }).min(1, `webhook id is required (${usage})`);
-
-const LIMIT = 'limit (--limit) must be a whole number from 1 to 1000';
-
-async function requireAccount(db: Db, id: string) {
-  const account = await findAccount(db, id);
-  if (!account) throw new ApiError('not_found', `no account ${id}`);
-  return account;
-}
 
 export const commands = {
   'accounts create': {
@@ -150,6 +142,7 @@ export const commands = {
       return { id: user.id, accountId: user.accountId, email: user.email, setPasswordUrl: link.url, expiresAt: link.expiresAt };
     },
   },
+  ...webhookCommands,
 } as const;
 
 export type CommandName = keyof typeof commands;

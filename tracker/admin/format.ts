@@ -1,4 +1,5 @@
 // Readable output for the operator CLI (without --json).
+import { formatWebhookResult, isWebhookCommand } from '../webhooks/cli-output.js';
 import type { CommandName } from './commands.js';
 
 type Row = Record<string, unknown>;
@@ -6,6 +7,7 @@ type Row = Record<string, unknown>;
 const date = (v: unknown) => (v ? new Date(v as string).toISOString() : '-');
 
 export function formatResult(name: CommandName, result: unknown): string {
+  if (isWebhookCommand(name)) return formatWebhookResult(name, result);
   const r = result as Row;
   switch (name) {
     case 'accounts create':

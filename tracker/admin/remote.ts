@@ -23,7 +23,8 @@ export async function callTracker(config: Config, command: string, args: Record<
       method: 'POST',
       headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.secret]: gatewaySecret },
       body: JSON.stringify({ command, args }),
-      signal: AbortSignal.timeout(config.UPSTREAM_TIMEOUT_MS),
+      // At least 30 s: `webhooks test` waits for the receiver, up to its 15 s timeout.
+      signal: AbortSignal.timeout(Math.max(config.UPSTREAM_TIMEOUT_MS, 30_000)),
     });
   } catch (err) {
     if (refused(err)) return { reached: false };

@@ -8,7 +8,8 @@ export interface Alert {
   id: number;
   type: string;
   severity: string;
-  deviceId: string;
+  /** Null for an alert about the account itself (a webhook endpoint disabled). */
+  deviceId: string | null;
   message: string;
   status: AlertStatus;
   createdAt: Date;
@@ -19,7 +20,7 @@ interface Row {
   id: number;
   type: string;
   severity: string;
-  device_id: string;
+  device_id: string | null;
   message: string;
   status: AlertStatus;
   created_at: Date;

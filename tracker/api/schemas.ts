@@ -36,9 +36,9 @@ export const Position = z
 export const Alert = z
   .object({
     id: z.number().int(),
-    type: z.string().meta({ description: 'Alert kind, one of the event types (sos, speeding, fuel_alert_critical, …)' }),
+    type: z.string().meta({ description: 'Alert kind: an event type (sos, speeding, fuel_alert_critical, …), or webhook_disabled' }),
     severity: z.enum(['critical', 'warning', 'info']),
-    deviceId: z.string(),
+    deviceId: z.string().nullable().meta({ description: 'The unit concerned; null for an alert about the account itself (type webhook_disabled)' }),
     message: z.string(),
     createdAt: timestamp,
     status: z.enum(['open', 'acknowledged']),

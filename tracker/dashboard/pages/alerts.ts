@@ -37,10 +37,11 @@ function alertTable(session: Session, alerts: Alert[], names: Map<string, string
     open ? html`<span class="visually-hidden">Actions</span>` : 'Acknowledged'
   }</th></tr></thead>
   <tbody>${alerts.map((a) => {
-    const device = names.get(a.deviceId) ?? a.deviceId;
+    // Alerts about the account itself (a disabled webhook) have no device.
+    const device = a.deviceId ? (names.get(a.deviceId) ?? a.deviceId) : 'the account';
     return html`<tr>
     <td data-label="Time">${when(a.createdAt)}</td>
-    <td data-label="Device"><a href="${deviceUrl(a.deviceId)}">${device}</a></td>
+    <td data-label="Device">${a.deviceId ? html`<a href="${deviceUrl(a.deviceId)}">${device}</a>` : 'Account'}</td>
     <td data-label="Type" class="mono">${a.type}</td>
     <td data-label="Severity"><span class="badge badge-${a.severity}">${a.severity}</span></td>
     <td data-label="Message">${a.message}</td>

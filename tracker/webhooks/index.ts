@@ -1,0 +1,37 @@
+// Outbound webhooks in a running tracker: the delivery worker, with its sender, started and
+// stopped with the process. (Deliveries are enqueued by enqueueDeliveries in outbox.ts, an event
+// listener run in the transaction that stores the events.)
+import type { Config } from '../../shared/config.js';
+import type { TrackerContext } from '../context.js';
+import { WebhookSender } from './sender.js';
+import { WebhookWorker } from './worker.js';
+
+export interface Webhooks {
+  worker: WebhookWorker;
+  /** Graceful stop: requests in flight may finish until the deadline (ms since the epoch). */
+  close(deadline?: number): Promise<void>;
+}
+
+export function webhookSender(config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>): WebhookSender {
+  return new WebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+}
+
+export async function startWebhooks(ctx: TrackerContext): Promise<Webhooks> {
+  const { config } = ctx;
+  const sender = webhookSender(config);
+  const worker = new WebhookWorker(ctx.db, sender, ctx.logger, {
+    retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
+    metrics: ctx.metrics,
+  });
+  await worker.start();
+  return {
+    worker,
+    async close(deadline) {
+      await worker.stop(deadline);
+      sender.close();
+    },
+  };
+}

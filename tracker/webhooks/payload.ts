@@ -1,0 +1,47 @@
+// The standard webhook payload: what integrators receive for each event (chat formats are rendered
+// from it). Fixed when the event is stored, so a later rename of the device does not rewrite history.
+import type { EventPosition, Severity, StoredEvent } from '../events/types.js';
+
+export interface PayloadDevice {
+  id: string;
+  name: string;
+  plate: string;
+  imei: string;
+}
+
+export interface WebhookPayload {
+  /** The event's id (as listed by GET /events); a test message has id 0. */
+  id: number;
+  /** An event type, or "test" for a message sent with `webhooks test`. */
+  type: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  device: PayloadDevice | null;
+  position: EventPosition | null;
+  /** Present when the event opened an alert. */
+  alert?: { id: number; severity: Severity; message: string };
+  data: Record<string, unknown>;
+}
+
+export function eventPayload(event: StoredEvent, device: PayloadDevice | null): WebhookPayload {
+  return {
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt,
+    device,
+    position: event.position,
+    ...(event.alert ? { alert: event.alert } : {}),
+    data: event.data,
+  };
+}
+
+export function testPayload(device: PayloadDevice | null, now = new Date()): WebhookPayload {
+  return {
+    id: 0,
+    type: 'test',
+    createdAt: now.toISOString(),
+    device,
+    position: null,
+    data: { message: 'Test message: this endpoint receives the fleet tracker events.' },
+  };
+}
