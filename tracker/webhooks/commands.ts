@@ -1,19 +1,15 @@
 // Operator commands for outbound webhooks: add (the secret is shown this once), list, remove,
 // enable again, send a test message, and read an endpoint's delivery log.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { AdminContext } from '../admin/commands.js';
 import { LIMIT, accountId, requireAccount, webhookId } from '../admin/inputs.js';
 import { EVENT_TYPES } from '../events/types.js';
 import type { Queryable } from '../storage/db.js';
-import { deliveryCounts, listAttempts, recordTestAttempt } from './deliveries.js';
-import { enableEndpoint, endpointSecret, findEndpoint, insertEndpoint, listEndpoints, removeEndpoint, type Endpoint } from './endpoints.js';
-import { FORMATS, bodyFormat, renderBody, type Format } from './formats/index.js';
-import { webhookSender } from './index.js';
-import { testPayload, type PayloadDevice } from './payload.js';
-import { newSecret, signatureHeaders } from './signing.js';
-import { checkWebhookUrl } from './url.js';
+import { addEndpoint, sendTestMessage } from './actions.js';
+import { deliveryCounts, listAttempts } from './deliveries.js';
+import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from './endpoints.js';
+import { FORMATS, bodyFormat, type Format } from './formats/index.js';
 
 const events = z
   .string()
@@ -51,19 +47,12 @@ const present = (e: Endpoint) => ({
   createdAt: e.createdAt,
 });
 
-async function sampleDevice(db: Queryable, accountId: string): Promise<PayloadDevice | null> {
-  const rows = await db.query<PayloadDevice>('SELECT id, name, plate, imei FROM devices WHERE account_id = $1 ORDER BY created_at, id LIMIT 1', [accountId]);
-  return rows[0] ?? null;
-}
-
 export const webhookCommands = {
   'webhooks add': {
     input: z.object({ account: accountId, url: z.string({ error: 'url is required (--url URL)' }), events, format }),
     async run(ctx: AdminContext, input: { account: string; url: string; events: string[]; format: Format }) {
       await requireAccount(ctx.db, input.account);
-      const url = await checkWebhookUrl(input.url, { allowHttp: ctx.config.WEBHOOK_ALLOW_HTTP, allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE });
-      const secret = newSecret();
-      const endpoint = await insertEndpoint(ctx.db, { accountId: input.account, url, events: input.events, format: input.format, secret });
+      const { endpoint, secret } = await addEndpoint(ctx.db, ctx.config, { accountId: input.account, url: input.url, events: input.events, format: input.format });
       return { ...present(endpoint), secret };
     },
   },
@@ -93,19 +82,7 @@ export const webhookCommands = {
     input: z.object({ webhook: webhookId('webhooks test WEBHOOK_ID') }),
     async run(ctx: AdminContext, input: { webhook: string }) {
       const endpoint = await requireEndpoint(ctx.db, input.webhook);
-      const secret = (await endpointSecret(ctx.db, endpoint.id))!;
-      const format = bodyFormat(endpoint.format, endpoint.url);
-      const body = renderBody(format, testPayload(await sampleDevice(ctx.db, endpoint.accountId)));
-      const messageId = `msg_test_${randomBytes(10).toString('hex')}`;
-      const sender = webhookSender(ctx.config);
-      const attemptedAt = new Date();
-      try {
-        const result = await sender.send(endpoint.url, body, signatureHeaders(secret, messageId, body));
-        await recordTestAttempt(ctx.db, endpoint.id, messageId, attemptedAt, result);
-        return { id: endpoint.id, messageId, deliversAs: format, ok: result.ok, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
-      } finally {
-        sender.close();
-      }
+      return { id: endpoint.id, ...(await sendTestMessage(ctx.db, ctx.config, endpoint)) };
     },
   },
   'webhooks deliveries': {
