@@ -17,7 +17,7 @@ export interface FieldSpec {
   hint?: string;
   required?: boolean;
   autocomplete?: string;
-  inputmode?: 'numeric' | 'decimal' | 'text';
+  inputmode?: 'numeric' | 'decimal' | 'text' | 'url';
   maxlength?: number;
   /** For number fields. */
   min?: number;

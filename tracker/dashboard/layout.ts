@@ -7,7 +7,7 @@ import type { Session } from './sessions.js';
 
 export const BASE = '/dashboard';
 
-export type Section = 'devices' | 'alerts' | 'geofences' | 'drivers' | 'records' | 'inbound' | 'tokens';
+export type Section = 'devices' | 'alerts' | 'geofences' | 'drivers' | 'records' | 'webhooks' | 'inbound' | 'tokens';
 
 const NAV: readonly { section: Section; href: string; label: string }[] = [
   { section: 'devices', href: `${BASE}/devices`, label: 'Devices' },
@@ -15,6 +15,7 @@ const NAV: readonly { section: Section; href: string; label: string }[] = [
   { section: 'geofences', href: `${BASE}/geofences`, label: 'Geofences' },
   { section: 'drivers', href: `${BASE}/drivers`, label: 'Drivers' },
   { section: 'records', href: `${BASE}/records`, label: 'Records' },
+  { section: 'webhooks', href: `${BASE}/webhooks`, label: 'Webhooks' },
   { section: 'inbound', href: `${BASE}/inbound`, label: 'Inbound webhooks' },
   { section: 'tokens', href: `${BASE}/tokens`, label: 'API tokens' },
 ];

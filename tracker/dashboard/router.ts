@@ -16,6 +16,7 @@ import { inboundPages } from './pages/inbound.js';
 import { recordsPages } from './pages/records.js';
 import { tokensPages } from './pages/tokens.js';
 import { trackPage } from './pages/track.js';
+import { webhooksPages } from './pages/webhooks.js';
 import { checkOrigin, requireSession, securityHeaders, sessionOf } from './security.js';
 import { endSession, type Session } from './sessions.js';
 
@@ -59,7 +60,7 @@ export function dashboardRoutes(ctx: TrackerContext): Router {
     await endSession(ctx.db, req, res, sessionOf(res));
     res.redirect(303, `${BASE}/login?signed_out=1`);
   });
-  pages.use(devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), inboundPages(ctx), tokensPages(ctx));
+  pages.use(devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), webhooksPages(ctx), inboundPages(ctx), tokensPages(ctx));
   pages.use((_req, _res, next) => next(new ApiError('not_found', 'There is no such page.')));
   pages.use(errorPages());
 

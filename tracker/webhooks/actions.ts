@@ -36,13 +36,16 @@ async function sampleDevice(db: Queryable, accountId: string): Promise<PayloadDe
   return rows[0] ?? null;
 }
 
-/** Sends one test message now (no retries) and logs the attempt. */
-export async function sendTestMessage(db: Queryable, config: TargetConfig, endpoint: Endpoint): Promise<TestOutcome> {
+/**
+ * Sends one test message now (no retries) and logs the attempt. `timeoutMs` bounds the wait for the
+ * answer when someone waits for the result behind a proxy with its own timeout.
+ */
+export async function sendTestMessage(db: Queryable, config: TargetConfig, endpoint: Endpoint, timeoutMs?: number): Promise<TestOutcome> {
   const secret = (await endpointSecret(db, endpoint.id))!;
   const format = bodyFormat(endpoint.format, endpoint.url);
   const body = renderBody(format, testPayload(await sampleDevice(db, endpoint.accountId)));
   const messageId = `msg_test_${randomBytes(10).toString('hex')}`;
-  const sender = webhookSender(config);
+  const sender = webhookSender(config, timeoutMs);
   const attemptedAt = new Date();
   try {
     const result = await sender.send(endpoint.url, body, signatureHeaders(secret, messageId, body));

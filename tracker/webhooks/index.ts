@@ -12,8 +12,9 @@ export interface Webhooks {
   close(deadline?: number): Promise<void>;
 }
 
-export function webhookSender(config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>): WebhookSender {
-  return new WebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+/** A sender obeying the target settings; `timeoutMs` shortens its 15 s wait for an answer. */
+export function webhookSender(config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>, timeoutMs?: number): WebhookSender {
+  return new WebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ...(timeoutMs ? { timeoutMs } : {}) });
 }
 
 export async function startWebhooks(ctx: TrackerContext): Promise<Webhooks> {
