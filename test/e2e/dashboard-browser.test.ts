@@ -1,13 +1,17 @@
 // The dashboard in a real browser (Debian's Chromium, driven by playwright-core) against real
 // gateway and tracker processes: an owner sets a password from the CLI's link, signs in, looks at
-// devices, a track and alerts, creates an API token (shown once, with a working copy button),
-// calls the API with it, revokes it and sees the API refuse it within a second. Screenshots of
-// each page, at desktop and phone widths, are kept in test/artifacts/dashboard/.
+// devices, a track and alerts, acknowledges an alert, adds a driver and sets a unit's settings,
+// draws a geofence, creates an inbound webhook and reads the record it creates, adds an outbound
+// webhook and sends a test event that a local receiver gets signed with the secret shown, creates
+// an API token (shown once, with a working copy button), calls the API with it, revokes it and sees
+// the API refuse it within a second. Screenshots of each page, at desktop and phone widths, are
+// kept in test/artifacts/dashboard/.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
 import { openDb, type Db } from '../../tracker/storage/db.js';
@@ -15,6 +19,7 @@ import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join('test', 'artifacts', 'dashboard');
@@ -33,6 +38,8 @@ let context: BrowserContext;
 let page: Page;
 let setPasswordUrl: string;
 let deviceId: string;
+let receiver: WebhookReceiver;
+let webhookSecret = '';
 const problems: string[] = [];
 
 const cli = async (...args: string[]) => {
@@ -75,7 +82,11 @@ beforeAll(async () => {
     GT06_PORT: '0',
     TELTONIKA_PORT: '0',
     H02_PORT: '0',
+    // The receiver of the webhook test is a local plain-http server.
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   };
+  receiver = await WebhookReceiver.start();
   tracker = await startService('tracker/main.ts', env, { timeoutMs: 60_000 });
   env.TRACKER_URL = `http://127.0.0.1:${tracker.port}`;
   gateway = await startService('gateway/main.ts', { ...env, GATEWAY_PORT: String(gatewayPort) }, { timeoutMs: 60_000 });
@@ -109,6 +120,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stopAllServices();
+  await receiver?.close();
   await db?.close();
   await t?.drop();
 });
@@ -246,6 +258,39 @@ describe('the dashboard in Chromium', () => {
     await onPhone('inbound-calls');
   });
 
+  test('a webhook is added (secret shown once) and a test event reaches the receiver, signed with it', async () => {
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await expect(page.getByText('No webhooks yet.').count()).resolves.toBe(1);
+    await page.getByLabel('URL', { exact: true }).fill(receiver.url('/fleet'));
+    await page.getByLabel('All events').uncheck();
+    await page.getByLabel('SOS alarm').check();
+    await page.getByLabel('Speeding').check();
+    await page.getByLabel('Format').selectOption('standard');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await expect(page.locator('.notice').textContent()).resolves.toContain('shown only this once');
+    webhookSecret = await page.locator('#new-webhook-secret').inputValue();
+    expect(webhookSecret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookSecret);
+    await shot('webhook-added');
+    await onPhone('webhook-added');
+
+    await page.getByRole('link', { name: receiver.url('/fleet') }).click();
+    await expect(page.getByText('Nothing sent yet.').count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(/Test event delivered: the receiver answered HTTP 200/);
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    const payload = new Webhook(webhookSecret).verify(got!.body, got!.headers as Record<string, string>) as { type: string; device: { id: string } };
+    expect(payload).toMatchObject({ type: 'test', device: { id: deviceId } });
+    const row = page.getByRole('row', { name: /test/ });
+    await expect(row.locator('td[data-label="Result"]').textContent()).resolves.toContain('HTTP 200');
+    await expect(row.locator('td[data-label="webhook-id"]').textContent()).resolves.toBe(String(got!.headers['webhook-id']));
+    expect(await page.content()).not.toContain(webhookSecret);
+    await shot('webhook-log');
+    await onPhone('webhook-log');
+  });
+
   test('a token is created and shown once, with a copy button that copies it', async () => {
     await page.getByRole('link', { name: 'API tokens' }).click();
     await shot('tokens-empty');
@@ -303,6 +348,7 @@ describe('the dashboard in Chromium', () => {
     expect(logs).not.toContain(PASSWORD);
     expect(logs).not.toContain(new URL(setPasswordUrl).searchParams.get('token'));
     expect(logs).not.toContain(token);
+    expect(logs).not.toContain(webhookSecret);
     expect(logs).toContain('dashboard sign-in');
   });
 });

@@ -39,7 +39,7 @@ const EVENT_LABELS: Record<EventType, string> = {
 };
 
 const FORMAT_LABELS: Record<Format, string> = {
-  auto: 'Automatic: a chat tool’s own format for Slack, Discord, Microsoft Teams and Google Chat URLs, else standard JSON',
+  auto: 'Automatic (chosen from the URL)',
   standard: 'Standard JSON',
   slack: 'Slack',
   discord: 'Discord',
@@ -118,7 +118,17 @@ function addForm(session: Session, { values, errors }: FormState): Html {
       ${box(ALL, 'All events', 'also types added later')}
       ${EVENT_TYPES.map((t) => box(t, EVENT_LABELS[t], t))}
     </fieldset>
-    ${field({ name: 'format', label: 'Format', type: 'select', choices: FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })) }, values.format, errors.format)}
+    ${field(
+      {
+        name: 'format',
+        label: 'Format',
+        type: 'select',
+        choices: FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] })),
+        hint: 'Automatic sends Slack, Discord, Microsoft Teams and Google Chat URLs messages in their own format, and standard JSON anywhere else.',
+      },
+      values.format,
+      errors.format,
+    )}
     <button type="submit" class="button">Add webhook</button>
   </form>
 </section>`;
@@ -184,7 +194,7 @@ async function endpointPage(ctx: TrackerContext, session: Session, e: Endpoint, 
   <div><dt>Webhook id</dt><dd class="mono">${e.id}</dd></div>
 </dl>
 ${disabled}
-<form method="post" action="${endpointUrl(e.id)}/test">${csrfInput(session)}<button type="submit" class="button button-secondary">Send a test event</button></form>
+<form method="post" action="${endpointUrl(e.id)}/test" class="actions">${csrfInput(session)}<button type="submit" class="button button-secondary">Send a test event</button></form>
 <section aria-labelledby="log">
   <h2 id="log">Delivery log</h2>
   ${attemptTable(attempts)}
