@@ -271,6 +271,7 @@ describe('the dashboard in Chromium', () => {
     webhookSecret = await page.locator('#new-webhook-secret').inputValue();
     expect(webhookSecret).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.locator('.copy-status', { hasText: 'Copied to the clipboard.' }).waitFor({ timeout: 5000 });
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookSecret);
     await shot('webhook-added');
     await onPhone('webhook-added');
@@ -302,7 +303,8 @@ describe('the dashboard in Chromium', () => {
     expect(token.split('.')).toHaveLength(3);
     await expect(page.locator('.notice').textContent()).resolves.toContain('it is shown only this once');
     await page.getByRole('button', { name: 'Copy token' }).click();
-    await expect(page.locator('.copy-status').textContent()).resolves.toBe('Copied to the clipboard.');
+    // The copy is asynchronous: wait for the status it announces.
+    await page.locator('.copy-status', { hasText: 'Copied to the clipboard.' }).waitFor({ timeout: 5000 });
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     await shot('token-created');
     await onPhone('token-created');
