@@ -172,6 +172,16 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
     });
   });
 
+  test('inbound calls raise no events and queue no outbound webhooks', async () => {
+    const outbound = async () =>
+      (await f.tracker.ctx.db.query<{ n: number }>('SELECT (SELECT count(*) FROM events)::int + (SELECT count(*) FROM webhook_deliveries)::int AS n'))[0]!.n;
+    const before = await outbound();
+    await accepted(hooks.create_incident!, { deviceId: van, title: 'SOS button pressed', severity: 'critical' });
+    await accepted(hooks.create_unit_note!, { deviceId: van, text: 'Speeding reported by the customer' });
+    await accepted(hooks.log_only!, { type: 'sos', deviceId: van }, {}, 202);
+    expect(await outbound()).toBe(before);
+  });
+
   describe('refusals change nothing', () => {
     test('an unknown id, a wrong, missing or repeated secret: the same 401', async () => {
       const h = hooks.create_expense!;
