@@ -24,11 +24,16 @@ async function copyRate(url: string, deviceId: string, from: string, to: string)
   const started = process.hrtime.bigint();
   const child = spawn('psql', [url, '-X', '-q', '-c', sql]);
   let rows = 0;
-  child.stdout.on('data', (d: Buffer) => {
-    for (const b of d) if (b === 10) rows++;
-  });
+  child.stdout.on('data', (d: Buffer) => (rows += occurrences(d, 10)));
   await new Promise((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve(null) : reject(new Error(`psql exited ${code}`)))));
   return { rows, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+/** How many times a byte occurs in a chunk (native search, so the counting client stays light). */
+function occurrences(chunk: Uint8Array, byte: number): number {
+  let n = 0;
+  for (let i = chunk.indexOf(byte); i !== -1; i = chunk.indexOf(byte, i + 1)) n++;
+  return n;
 }
 
 /** Reads a streamed history response, counting positions (one closing brace each, plus the envelope's). */
@@ -44,7 +49,7 @@ async function readAll(url: string, headers: Record<string, string>): Promise<{ 
     if (done) break;
     if (firstByteMs === 0) firstByteMs = Number(process.hrtime.bigint() - started) / 1e6;
     bytes += value.length;
-    for (const b of value) if (b === 0x7d) braces++;
+    braces += occurrences(value, 0x7d);
   }
   return { rows: braces - 1, bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9, firstByteMs };
 }
