@@ -7,18 +7,16 @@
 // the API refuse it within a second. Screenshots of each page, at desktop and phone widths, are
 // kept in test/artifacts/dashboard/.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
-import { openDb, type Db } from '../../tracker/storage/db.js';
 import { runCli } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
+import { createStack, type Stack } from '../helpers/stack.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,8 +25,7 @@ const PASSWORD = 'a long and memorable passphrase';
 const PHONE = { width: 375, height: 740 };
 const DESKTOP = { width: 1280, height: 860 };
 
-let t: TestDatabase;
-let db: Db;
+let stack: Stack;
 let env: Record<string, string>;
 let base: string;
 let tracker: Service;
@@ -63,33 +60,14 @@ async function onPhone(name: string): Promise<void> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  t = await createTestDatabase('postgres');
-  db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  stack = await createStack();
   const gatewayPort = await freePort();
   base = `http://127.0.0.1:${gatewayPort}`;
-  env = {
-    DATABASE_URL: t.url!,
-    DATA_DIR: t.dataDir,
-    DEMO: 'false',
-    PUBLIC_BASE_URL: base,
-    GATEWAY_SECRET: randomBytes(32).toString('base64url'),
-    JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    TRACKER_HTTP_PORT: '0',
-    DEVICE_PORT: '0',
-    OSMAND_PORT: '0',
-    GT06_PORT: '0',
-    TELTONIKA_PORT: '0',
-    H02_PORT: '0',
-    // The receiver of the webhook test is a local plain-http server.
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-  };
+  // The receiver of the webhook test is a local plain-http server.
+  env = { ...stack.trackerEnv, PUBLIC_BASE_URL: base, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' };
   receiver = await WebhookReceiver.start();
-  tracker = await startService('tracker/main.ts', env, { timeoutMs: 60_000 });
-  env.TRACKER_URL = `http://127.0.0.1:${tracker.port}`;
-  gateway = await startService('gateway/main.ts', { ...env, GATEWAY_PORT: String(gatewayPort) }, { timeoutMs: 60_000 });
+  tracker = await stack.startTracker(env);
+  gateway = await startService('gateway/main.ts', { ...stack.gatewayEnv(tracker.port), GATEWAY_PORT: String(gatewayPort) }, { timeoutMs: 60_000 });
 
   const acme = (await cli('accounts', 'create', '--name', 'Acme Logistics')).id!;
   deviceId = (await cli('devices', 'add', '--account', acme, '--imei', '359633100009001', '--name', 'Van 1', '--plate', 'B-AC 101')).id!;
@@ -97,13 +75,13 @@ beforeAll(async () => {
   // A morning's drive and an SOS alert, so the track and alerts pages have something to show.
   const start = Date.now() - 3 * 3_600_000;
   await insertPositions(
-    db,
+    stack.admin.db,
     Array.from({ length: 240 }, (_, i) => ({
       deviceId,
       position: { deviceTime: new Date(start + i * 30_000), valid: true, lat: 52.5 + 0.02 * Math.sin(i / 40), lng: 13.35 + i * 0.0004, speed: 30 + (i % 20), heading: 90, attributes: {} },
     })),
   );
-  await insertAlert(db, { accountId: acme, deviceId, type: 'sos', severity: 'critical', message: 'SOS button pressed on Van 1' });
+  await insertAlert(stack.admin.db, { accountId: acme, deviceId, type: 'sos', severity: 'critical', message: 'SOS button pressed on Van 1' });
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -121,8 +99,7 @@ afterAll(async () => {
   await browser?.close();
   await stopAllServices();
   await receiver?.close();
-  await db?.close();
-  await t?.drop();
+  await stack?.close();
 });
 
 describe('the dashboard in Chromium', () => {
