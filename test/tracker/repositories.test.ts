@@ -80,24 +80,41 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
     await rejects(runCommand(ctx, 'tokens revoke', { token: 'tok_unknown' }), 'not_found', /no token/);
   });
 
-  test('streams a query as lines, with quoted parameters, and recovers from a stream stopped early', async () => {
-    const sql = "SELECT 'row ' || i || ' of ' || $1 FROM generate_series(1, $2::int) AS i";
-    const text = async (params: string[], stopAfter = Infinity) => {
-      let out = '';
+  test('streams a binary COPY as whole tuples, with quoted parameters, and recovers from a stream stopped early', async () => {
+    const sql = "SELECT 'row ' || i || ' of ' || $1, i FROM generate_series(1, $2::int) AS i";
+    const rows = async (params: string[], stopAfter = Infinity) => {
+      const out: [string, number][] = [];
       let chunks = 0;
-      for await (const chunk of ctx.db.copyLines(sql, params)) {
-        out += chunk.toString();
+      for await (const tuples of ctx.db.copyBinary(sql, params)) {
+        // Every buffer holds whole tuples: two fields, a text and an int4.
+        for (let p = 0; p < tuples.length; ) {
+          if (tuples.readInt16BE(p) !== 2) throw new Error(`a tuple of ${tuples.readInt16BE(p)} fields`);
+          const length = tuples.readInt32BE(p + 2);
+          const text = tuples.toString('utf8', p + 6, p + 6 + length);
+          p += 6 + length;
+          if (tuples.readInt32BE(p) !== 4) throw new Error('the int4 is not 4 bytes');
+          out.push([text, tuples.readInt32BE(p + 4)]);
+          p += 8;
+        }
         if (++chunks >= stopAfter) break;
       }
       return out;
     };
-    const lines = (await text(["O'Brien", '50000'])).split('\n');
-    expect(lines).toHaveLength(50001);
-    expect(lines[0]).toBe("row 1 of O'Brien");
-    expect(lines[49999]).toBe("row 50000 of O'Brien");
-    expect(lines[50000]).toBe('');
-    expect(await text(['none', '0'])).toBe('');
-    await text(['early', '200000'], 1);
-    expect(await text(['again', '2'])).toBe('row 1 of again\nrow 2 of again\n');
+    const all = await rows(["O'Brien \\ \"naïve\"", '50000']);
+    expect(all).toHaveLength(50000);
+    expect(all[0]).toEqual(['row 1 of O\'Brien \\ "naïve"', 1]);
+    expect(all[49999]).toEqual(['row 50000 of O\'Brien \\ "naïve"', 50000]);
+    expect(await rows(['none', '0'])).toEqual([]);
+    await rows(['early', '200000'], 1);
+    expect(await rows(['again', '2'])).toEqual([['row 1 of again', 1], ['row 2 of again', 2]]);
+    expect(await countDevices(ctx.db, accountId)).toBeGreaterThan(0);
+  });
+
+  test('a COPY that fails in the database rejects, and the next query runs', async () => {
+    const failing = async () => {
+      for await (const _ of ctx.db.copyBinary('SELECT 1 / (i - 70000) FROM generate_series(1, 100000) AS i', [])) void _;
+    };
+    await expect(failing()).rejects.toThrow(/division by zero/);
+    expect(await ctx.db.query('SELECT 2 AS two')).toEqual([{ two: 2 }]);
   });
 });

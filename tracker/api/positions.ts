@@ -1,19 +1,25 @@
-// GET /api/public/v1/devices/{id}/positions: history, oldest first, streamed from a cursor.
+// GET /api/public/v1/devices/{id}/positions: history, oldest first. The rows come out of the database
+// as binary COPY and are written as JSON as they arrive, with backpressure, in constant memory.
+import type { Response } from 'express';
 import { Router } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
+import type { Db } from '../storage/db.js';
 import { historyQuery } from '../positions/repository.js';
 import { callerDevice } from './devices.js';
-import { streamLines } from './json-stream.js';
 import { decodeCursor, encodeCursor, isIsoTime } from './paging.js';
+import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
 import { caller, parseQuery, requireScope } from './request.js';
-import { isoSql, POSITION_JSON } from './sql-json.js';
 import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
 
-interface JsonRow {
-  j: string;
-  t: string;
-}
+/**
+ * Without `limit`, PGlite, which hands a COPY over whole, reads the range in keyset batches of this
+ * many rows (one COPY each) so as never to hold more than one batch; PostgreSQL streams one COPY.
+ */
+const PGLITE_BATCH_ROWS = 100_000;
+/** Cursor times are ours: UTC, to the microsecond. */
+const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;
+const isCursor = (v: Record<string, unknown>): v is { t: string } => typeof v.t === 'string' && CURSOR_TIME.test(v.t) && isIsoTime(v.t);
 
 export function positionsRoutes(ctx: TrackerContext): Router {
   const router = Router();
@@ -25,19 +31,55 @@ export function positionsRoutes(ctx: TrackerContext): Router {
     if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * 86_400_000) {
       throw new ApiError('bad_request', `the range from "from" to "to" may span at most ${MAX_RANGE_DAYS} days`);
     }
-    const after = q.cursor ? new Date(decodeCursor(q.cursor, (v): v is { t: string } => isIsoTime(v.t)).t) : null;
+    const after = q.cursor ? decodeCursor(q.cursor, isCursor).t : null;
     const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
+    const query = (since: string | null, limit: number | null) => historyQuery(POSITION_COLUMNS, device.id, from, to, since, limit);
+    if (q.limit === undefined) return streamHistory(res, ctx.db, query, after);
 
-    if (q.limit === undefined) {
-      const { sql, params } = historyQuery(POSITION_JSON, device.id, from, to, after, null);
-      return streamLines(res, ctx.db.copyLines(sql, params));
+    const json = new PositionsJson();
+    const parts: Buffer[] = [];
+    let more = false;
+    const { sql, params } = query(after, q.limit + 1);
+    for await (const tuples of ctx.db.copyBinary(sql, params)) {
+      const written = json.write(tuples, q.limit);
+      parts.push(written.json);
+      more ||= written.skipped > 0;
     }
-    const { sql, params } = historyQuery(`${POSITION_JSON} AS j, ${isoSql('device_time')} AS t`, device.id, from, to, after, q.limit + 1);
-    const rows = await ctx.db.query<JsonRow>(sql, params);
-    const more = rows.length > q.limit;
-    const pageRows = more ? rows.slice(0, q.limit) : rows;
-    const nextCursor = more ? encodeCursor({ t: pageRows.at(-1)!.t }) : null;
-    res.type('application/json').send(`{"data":[${pageRows.map((r) => r.j).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`);
+    const nextCursor = more ? encodeCursor({ t: json.lastTime() }) : null;
+    res.type('application/json').send(Buffer.concat([Buffer.from('{"data":['), ...parts, Buffer.from(`],"nextCursor":${JSON.stringify(nextCursor)}}`)]));
   });
   return router;
+}
+
+type Query = (since: string | null, limit: number | null) => { sql: string; params: string[] };
+
+/** Writes `{"data":[…]}` batch by batch; a client that goes away ends the COPY under way. */
+async function streamHistory(res: Response, db: Db, query: Query, after: string | null): Promise<void> {
+  res.status(200).type('application/json');
+  res.write('{"data":[');
+  const json = new PositionsJson();
+  const batch = db.kind === 'pglite' ? PGLITE_BATCH_ROWS : null;
+  let since = after;
+  for (;;) {
+    const before = json.rows;
+    const { sql, params } = query(since, batch);
+    for await (const tuples of db.copyBinary(sql, params)) {
+      if (res.destroyed) return;
+      if (!res.write(json.write(tuples).json)) await drained(res);
+    }
+    if (batch === null || json.rows - before < batch) break;
+    since = json.lastTime();
+  }
+  res.end(']}');
+}
+
+/** Resolves when the socket takes more data or closes, leaving no listener behind. */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }

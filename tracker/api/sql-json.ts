@@ -1,5 +1,5 @@
-// Public JSON rendered by PostgreSQL itself for the two large responses (device lists, position
-// history): the tracker then passes text through instead of parsing and re-serialising each value.
+// Public JSON of devices rendered by PostgreSQL itself (large device lists): the tracker then passes
+// text through instead of parsing and re-serialising each value.
 import type { Queryable } from '../storage/db.js';
 
 /** ISO 8601 UTC with milliseconds, as JavaScript's toISOString() writes it. */
@@ -29,5 +29,3 @@ export async function deviceJson(db: Queryable, accountId: string, id: string): 
   return rows[0]?.json ?? null;
 }
 
-/** A position rendered as its JSON text. */
-export const POSITION_JSON = `'{"lat":' || lat || ',"lng":' || lng || ',"speed":' || speed || ',"heading":' || heading || ',"timestamp":"' || ${isoSql('device_time')} || '"}'`;

@@ -53,14 +53,14 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
 }
 
 /**
- * SQL and parameters for a device's history in [from, to], oldest first, after an optional time.
- * `columns` is the select list (the API renders each row as JSON in SQL).
+ * SQL and parameters for a device's history in [from, to], oldest first, after an optional time
+ * (ISO 8601, to the microsecond). `columns` is the select list.
  */
-export function historyQuery(columns: string, deviceId: string, from: Date, to: Date, after: Date | null, limit: number | null): { sql: string; params: string[] } {
+export function historyQuery(columns: string, deviceId: string, from: Date, to: Date, after: string | null, limit: number | null): { sql: string; params: string[] } {
   const params: string[] = [deviceId, from.toISOString(), to.toISOString()];
   let sql = `SELECT ${columns} FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3`;
   if (after) {
-    params.push(after.toISOString());
+    params.push(after);
     sql += ` AND device_time > $${params.length}`;
   }
   sql += ' ORDER BY device_time';

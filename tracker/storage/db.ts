@@ -14,18 +14,13 @@ export interface Db extends Queryable {
   /** Runs fn with one connection held for its duration (session-level locks). */
   withSession<T>(fn: (session: Queryable & { exec(script: string): Promise<void> }) => Promise<T>): Promise<T>;
   /**
-   * Streams a query's rows in batches through a server-side cursor. On PostgreSQL the cursor lives
-   * in a transaction on its own connection, so memory stays constant whatever the result size.
-   * Stopping the iteration early closes the cursor.
+   * Runs `COPY (sql) TO STDOUT WITH (FORMAT binary)` and yields buffers of whole tuples in PostgreSQL's
+   * binary COPY layout, without the file header and trailer (see binary-copy.ts). On PostgreSQL they
+   * stream off the connection as fast as they are read, in constant memory; stopping early closes the
+   * connection. PGlite hands the whole COPY over at once, so callers keep each COPY to a bounded batch.
+   * COPY takes no bind parameters: the string parameters go in as quoted literals.
    */
-  cursor<T = Record<string, unknown>>(sql: string, params: unknown[], batchSize: number): AsyncGenerator<T[]>;
-  /**
-   * Streams a query of one text column as newline-terminated lines, in chunks of any size. On
-   * PostgreSQL this is `COPY (…) TO STDOUT`: the fastest way out of the server, in constant memory.
-   * COPY takes no bind parameters, so the string parameters are sent as quoted literals, and its
-   * text format escapes backslashes, tabs and newlines: the values must contain none.
-   */
-  copyLines(sql: string, params: string[]): AsyncGenerator<Buffer>;
+  copyBinary(sql: string, params: string[]): AsyncGenerator<Buffer>;
   /** Calls onPayload for every NOTIFY on the channel, from any process; resolves to an unlisten. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

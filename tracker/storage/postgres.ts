@@ -1,6 +1,6 @@
 // The Db interface over node-postgres: a pool, with transactions on one checked-out client.
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { BinaryCopyOut, binaryCopySql, inlineParams } from './binary-copy.js';
 import type { Db, Queryable } from './db.js';
 
 // int8 (bigserial ids, counts) as JavaScript numbers: our ids stay far below 2^53.
@@ -48,30 +48,13 @@ export function openPostgres(connectionString: string, max: number): Db {
         client.release();
       }
     },
-    async *cursor<T>(sql: string, params: unknown[], batchSize: number) {
+    async *copyBinary(sql: string, params: string[]) {
       const client = await pool.connect();
       let done = false;
       try {
-        await client.query('BEGIN READ ONLY');
-        await client.query(`DECLARE rows_cursor NO SCROLL CURSOR FOR ${sql}`, params);
-        for (;;) {
-          const batch = (await client.query(`FETCH ${batchSize} FROM rows_cursor`)).rows as T[];
-          if (batch.length > 0) yield batch;
-          if (batch.length < batchSize) break;
-        }
-        await client.query('COMMIT');
-        done = true;
-      } finally {
-        if (!done) await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
-      }
-    },
-    async *copyLines(sql: string, params: string[]) {
-      const client = await pool.connect();
-      let done = false;
-      try {
-        const literal = sql.replace(/\$(\d+)/g, (_, n: string) => client.escapeLiteral(params[Number(n) - 1]!));
-        for await (const chunk of client.query(copyTo(`COPY (${literal}) TO STDOUT`))) yield chunk as Buffer;
+        const copy = new BinaryCopyOut(binaryCopySql(inlineParams(sql, params)));
+        client.query(copy);
+        for await (const tuples of copy) yield tuples as Buffer;
         done = true;
       } finally {
         // A COPY left half-read cannot be resumed on that connection: it is closed, not reused.

@@ -1,0 +1,133 @@
+// Positions as the API shows them, written as JSON bytes straight from binary COPY tuples of
+// POSITION_COLUMNS: the numbers arrive as PostgreSQL's own text of the stored values (so they read
+// exactly as stored) and are copied byte for byte; the time arrives as microseconds and is written as
+// ISO 8601 UTC with milliseconds, as JavaScript's toISOString() does, at a fraction of the cost of
+// PostgreSQL's to_char. No per-row object or string is made, which is what lets a 1.5-million-row
+// history run at the speed of the database.
+
+/** The columns, in this order, that the tuples must carry. */
+export const POSITION_COLUMNS = 'lat::text, lng::text, speed::text, heading::text, device_time';
+
+const ascii = (s: string) => Buffer.from(s, 'latin1');
+const LAT = ascii('{"lat":');
+const LNG = ascii(',"lng":');
+const SPEED = ascii(',"speed":');
+const HEADING = ascii(',"heading":');
+const TIMESTAMP = ascii(',"timestamp":"');
+const ZERO = 0x30;
+/** PostgreSQL counts timestamps in microseconds from 2000-01-01 UTC. */
+const PG_EPOCH_MS = 946_684_800_000;
+const DAY_MS = 86_400_000;
+/**
+ * A tuple is 30 bytes and its numbers' text; its JSON is 71 bytes and the same text. With at least one
+ * byte per number that is at most 75 bytes of JSON for 34 of tuple: never more than 2.5 times.
+ */
+const GROWTH = 2.5;
+
+export class PositionsJson {
+  /** Positions written so far. */
+  rows = 0;
+  /** Time of the last position written, in microseconds from 2000-01-01 (for keyset paging). */
+  lastMicros = 0;
+  private out = Buffer.alloc(0);
+  private used = 0;
+  private dayStart = Number.NaN;
+  private readonly day = Buffer.alloc(11); // "YYYY-MM-DDT" of dayStart
+
+  /**
+   * Writes the tuples' positions, each preceded by a comma but the first ever written, and returns the
+   * bytes. With `max`, stops after that many positions in all and says how many tuples were left.
+   */
+  write(tuples: Buffer, max = Infinity): { json: Buffer; skipped: number } {
+    this.out = Buffer.allocUnsafe(Math.ceil(tuples.length * GROWTH));
+    this.used = 0;
+    let p = 0;
+    while (p < tuples.length) {
+      if (this.rows >= max) return { json: this.done(), skipped: countTuples(tuples, p) };
+      if (tuples.readInt16BE(p) !== 5) throw new Error('positions: a tuple must have 5 fields');
+      p += 2;
+      if (this.rows++ > 0) this.out[this.used++] = 0x2c;
+      p = this.number(LAT, tuples, p);
+      p = this.number(LNG, tuples, p);
+      p = this.number(SPEED, tuples, p);
+      p = this.number(HEADING, tuples, p);
+      this.bytes(TIMESTAMP, 0, TIMESTAMP.length);
+      if (tuples.readInt32BE(p) !== 8) throw new Error('positions: the time must be a timestamp');
+      const micros = tuples.readInt32BE(p + 4) * 4_294_967_296 + tuples.readUInt32BE(p + 8);
+      this.time(Math.floor(micros / 1000) + PG_EPOCH_MS);
+      this.lastMicros = micros;
+      p += 12;
+      this.out[this.used++] = 0x22;
+      this.out[this.used++] = 0x7d;
+    }
+    return { json: this.done(), skipped: 0 };
+  }
+
+  /** The ISO text of lastMicros, to the microsecond. */
+  lastTime(): string {
+    const ms = Math.floor(this.lastMicros / 1000);
+    const iso = new Date(ms + PG_EPOCH_MS).toISOString();
+    return `${iso.slice(0, -1)}${String(this.lastMicros - ms * 1000).padStart(3, '0')}Z`;
+  }
+
+  private done(): Buffer {
+    return this.out.subarray(0, this.used);
+  }
+
+  private number(label: Buffer, tuples: Buffer, p: number): number {
+    const length = tuples.readInt32BE(p);
+    if (length < 1) throw new Error('positions: a number is missing');
+    this.bytes(label, 0, label.length);
+    this.bytes(tuples, p + 4, length);
+    return p + 4 + length;
+  }
+
+  private bytes(from: Buffer, start: number, length: number): void {
+    const out = this.out;
+    let at = this.used;
+    for (let i = start, end = start + length; i < end; i++) out[at++] = from[i]!;
+    this.used = at;
+  }
+
+  private time(ms: number): void {
+    let t = ms - this.dayStart;
+    if (!(t >= 0 && t < DAY_MS)) {
+      this.dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      this.day.write(new Date(this.dayStart).toISOString().slice(0, 11), 'latin1');
+      t = ms - this.dayStart;
+    }
+    this.bytes(this.day, 0, 11);
+    const out = this.out;
+    let at = this.used;
+    const s = Math.floor(t / 1000);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor(s / 60) % 60;
+    const sec = s % 60;
+    const milli = t % 1000;
+    out[at++] = ZERO + Math.floor(h / 10);
+    out[at++] = ZERO + (h % 10);
+    out[at++] = 0x3a;
+    out[at++] = ZERO + Math.floor(m / 10);
+    out[at++] = ZERO + (m % 10);
+    out[at++] = 0x3a;
+    out[at++] = ZERO + Math.floor(sec / 10);
+    out[at++] = ZERO + (sec % 10);
+    out[at++] = 0x2e;
+    out[at++] = ZERO + Math.floor(milli / 100);
+    out[at++] = ZERO + (Math.floor(milli / 10) % 10);
+    out[at++] = ZERO + (milli % 10);
+    out[at++] = 0x5a;
+    this.used = at;
+  }
+}
+
+function countTuples(tuples: Buffer, p: number): number {
+  let n = 0;
+  while (p < tuples.length) {
+    const fields = tuples.readInt16BE(p);
+    p += 2;
+    for (let f = 0; f < fields; f++) p += 4 + Math.max(0, tuples.readInt32BE(p));
+    n++;
+  }
+  return n;
+}
