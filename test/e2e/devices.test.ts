@@ -100,6 +100,8 @@ describe('H02 and OsmAnd', () => {
     const p = await eventually(() => positions('h02'), (x) => x.length === 1);
     expect(p[0]).toMatchObject({ timestamp: '2026-11-21T08:00:40.000Z' });
     expect(p[0]!.speed).toBeCloseTo(36, 0);
+    // Knots times 1.852 has long decimals: the device shows the number the history keeps.
+    expect((await api(`/api/public/v1/devices/${ids.h02}`)).body.speed).toBe(p[0]!.speed);
     d.close();
   });
 

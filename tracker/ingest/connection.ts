@@ -8,6 +8,7 @@ import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei } from '../devices/repository.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
+import { asStored } from '../positions/stored.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
 import type { DeviceSessions, LiveConnection } from './sessions.js';
@@ -125,6 +126,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     let result: DecodeResult;
     try {
       result = protocol!.decode(frame, session);
+      result.positions = result.positions.map(asStored);
       deps.stats.framesDecoded++;
     } catch (err) {
       deps.stats.countDecodeError(protocol!.name);

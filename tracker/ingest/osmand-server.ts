@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../shared/http.js';
 import { claimQueued, deliverOldestSent } from '../commands/repository.js';
 import { findDeviceByImei } from '../devices/repository.js';
+import { asStored } from '../positions/stored.js';
 import { decodeOsmAnd } from '../protocols/osmand/index.js';
 import { alarmReport, type ConnectionDeps } from './connection.js';
 import type { LiveConnection } from './sessions.js';
@@ -88,11 +89,12 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
       if (deps.stats.shouldLogUnknown(decoded.identity)) deps.logger.warn({ identity: decoded.identity.slice(0, 20), protocol: 'osmand' }, 'unknown device refused');
       return reply(404, 'unknown device');
     }
-    deps.stats.positionsReceived += decoded.positions.length;
-    await deps.batcher.add(decoded.positions.map((position) => ({ deviceId: device.id, position })), alarmReport(device.id, decoded.attributes));
+    const positions = decoded.positions.map(asStored);
+    deps.stats.positionsReceived += positions.length;
+    await deps.batcher.add(positions.map((position) => ({ deviceId: device.id, position })), alarmReport(device.id, decoded.attributes));
     seen(device.id);
     // The report after a command is the phone's answer to it.
-    const p = decoded.positions[0];
+    const p = positions[0];
     if (p && (await deliverOldestSent(deps.db, device.id, 'position report', { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() }))) {
       deps.commandOutcomes.inc({ status: 'delivered' });
     }
