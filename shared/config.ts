@@ -78,6 +78,7 @@ const schema = z.object({
   COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
+  DEVICE_OFFLINE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
   CRC_STRICT: bool.default(false),
   DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),

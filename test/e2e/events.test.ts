@@ -47,7 +47,7 @@ async function api(method: 'post' | 'patch', path: string, body: object, account
 }
 
 beforeAll(async () => {
-  f = await startTrackerFixture('postgres', { DEVICE_TIMEOUT_SECONDS: '60', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
+  f = await startTrackerFixture('postgres', { DEVICE_TIMEOUT_SECONDS: '60', DEVICE_OFFLINE_GRACE_SECONDS: '0', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
   acme = await f.account('Acme');
   other = await f.account('Other');
   for (const account of [acme, other]) {

@@ -15,6 +15,8 @@ import { DeviceSessions } from './sessions.js';
 import { IngestStats } from './stats.js';
 
 const MAX_FRAME_BYTES = 64 * 1024;
+/** How often devices past their offline grace period are looked for. */
+const OFFLINE_SWEEP_MS = 1000;
 
 export interface Ingest {
   ports: Record<string, number>;
@@ -55,13 +57,22 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   ];
   const servers = await startDeviceServers(listeners, config.DEVICE_HOST, deps);
   const osmand = await startOsmAndServer(config.OSMAND_PORT, config.DEVICE_HOST, deps);
+  let sweeping = false;
+  const offlineSweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sessions
+      .announceOffline(config.DEVICE_OFFLINE_GRACE_SECONDS)
+      .catch((err: unknown) => logger.error({ err }, 'announcing offline devices failed'))
+      .finally(() => (sweeping = false));
+  }, OFFLINE_SWEEP_MS).unref();
 
   return {
     ports: { ...servers.ports, osmand: osmand.port },
     deps,
     async close(deadline) {
       const closed = servers.stopAccepting();
-      sessions.stop();
+      clearInterval(offlineSweep);
       const osmandClosed = osmand.close(deadline);
       void servers.drain();
       // Devices close their side on our FIN; the deadline closes the rest.

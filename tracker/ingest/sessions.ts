@@ -1,5 +1,8 @@
-// Live device connections of this process, by device id, and the online/offline record they drive:
-// each change is written with its device_online / device_offline event in one transaction.
+// Live device connections of this process, by device id, and the online/offline record they drive.
+// A device coming online is announced (device_online) in the transaction that records it; one going
+// offline is announced (device_offline) only once it has stayed offline for the grace period, by
+// whichever tracker process sweeps first. A device that reconnects within the grace period, as some
+// do for every report, or across a tracker restart, raises neither.
 import type { Logger } from '../../shared/logger.js';
 import type { EventEngine } from '../events/engine.js';
 import type { Db } from '../storage/db.js';
@@ -16,22 +19,12 @@ export class DeviceSessions {
   private readonly live = new Map<string, LiveConnection>();
   private readonly listeners: ((deviceId: string) => void)[] = [];
   private readonly writing = new Set<Promise<void>>();
-  private stopping = false;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly events: EventEngine | null = null,
   ) {}
-
-  /**
-   * The tracker is stopping: connections it closes from now on are still recorded offline, but
-   * raise no device_offline events. The devices are not offline; they reconnect to the next
-   * process within seconds, and a restart must not open a warning alert for the whole fleet.
-   */
-  stop(): void {
-    this.stopping = true;
-  }
 
   get(deviceId: string): LiveConnection | undefined {
     return this.live.get(deviceId);
@@ -73,27 +66,52 @@ export class DeviceSessions {
     while (this.writing.size > 0) await Promise.all(this.writing);
   }
 
-  private tracked(write: Promise<void>): Promise<void> {
-    this.writing.add(write);
-    return write.finally(() => this.writing.delete(write));
+  private tracked<T>(write: Promise<T>): Promise<T> {
+    const settled = write.then(() => undefined, () => undefined);
+    this.writing.add(settled);
+    return write.finally(() => this.writing.delete(settled));
+  }
+
+  /**
+   * Announces the devices offline for graceSeconds or more whose going offline is not announced yet:
+   * a batch per call, each device once across all processes (rows held by another are skipped).
+   */
+  announceOffline(graceSeconds: number): Promise<number> {
+    return this.tracked(this.db.transaction(async (tx) => {
+      const due = await tx.query<{ id: string }>(
+        `UPDATE devices SET announced_status = 'offline' WHERE id IN (
+           SELECT id FROM devices WHERE status = 'offline' AND announced_status = 'online' AND status_since <= now() - make_interval(secs => $1)
+           ORDER BY status_since LIMIT ${OFFLINE_BATCH} FOR UPDATE SKIP LOCKED)
+         RETURNING id`,
+        [graceSeconds],
+      );
+      for (const { id } of due) await this.events?.statusChanged(tx, id, 'offline');
+      return due.length;
+    }));
   }
 
   private async record(deviceId: string, status: 'online' | 'offline', protocol: string | null): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
-        const changed = await tx.query<{ was: string }>(
-          `WITH old AS (SELECT status FROM devices WHERE id = $1 FOR UPDATE)
-           UPDATE devices SET status = $2, status_since = now(), protocol = coalesce($3, protocol)
-           WHERE id = $1 AND (status <> $2 OR protocol IS DISTINCT FROM coalesce($3, protocol)) RETURNING (SELECT status FROM old) AS was`,
+        // Read (and locked) first: a CTE read in RETURNING would see the row only after the update.
+        const [before] = await tx.query<{ announced: string | null }>('SELECT announced_status AS announced FROM devices WHERE id = $1 FOR UPDATE', [deviceId]);
+        const changed = await tx.query(
+          `UPDATE devices SET status = $2, status_since = now(), protocol = coalesce($3, protocol),
+             announced_status = CASE WHEN $2 = 'online' THEN 'online' ELSE announced_status END
+           WHERE id = $1 AND (status <> $2 OR protocol IS DISTINCT FROM coalesce($3, protocol)) RETURNING id`,
           [deviceId, status, protocol],
         );
         if (changed.length === 0) return;
         await tx.query('INSERT INTO device_status_changes (device_id, status) VALUES ($1, $2)', [deviceId, status]);
-        // A new connection of an online device on another protocol is not a status change.
-        if (changed[0]!.was !== status && !this.stopping) await this.events?.statusChanged(tx, deviceId, status);
+        // Back within the grace period (its going offline was never announced), or a new connection
+        // of an online device on another protocol: not news.
+        if (status === 'online' && before?.announced !== 'online') await this.events?.statusChanged(tx, deviceId, 'online');
       });
     } catch (err) {
       this.logger.error({ err, deviceId, status }, 'device status not recorded');
     }
   }
 }
+
+/** Devices announced offline per sweep and transaction (a whole fleet losing its network takes a few). */
+const OFFLINE_BATCH = 500;
