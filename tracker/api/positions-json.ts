@@ -36,14 +36,14 @@ export class PositionsJson {
 
   /**
    * Writes the tuples' positions, each preceded by a comma but the first ever written, and returns the
-   * bytes. With `max`, stops after that many positions in all and says how many tuples were left.
+   * bytes. With `max`, stops after that many positions in all, and `more` says tuples were left.
    */
-  write(tuples: Buffer, max = Infinity): { json: Buffer; skipped: number } {
+  write(tuples: Buffer, max = Infinity): { json: Buffer; more: boolean } {
     this.out = Buffer.allocUnsafe(Math.ceil(tuples.length * GROWTH));
     this.used = 0;
     let p = 0;
     while (p < tuples.length) {
-      if (this.rows >= max) return { json: this.done(), skipped: countTuples(tuples, p) };
+      if (this.rows >= max) return { json: this.done(), more: true };
       if (tuples.readInt16BE(p) !== 5) throw new Error('positions: a tuple must have 5 fields');
       p += 2;
       if (this.rows++ > 0) this.out[this.used++] = 0x2c;
@@ -60,7 +60,7 @@ export class PositionsJson {
       this.out[this.used++] = 0x22;
       this.out[this.used++] = 0x7d;
     }
-    return { json: this.done(), skipped: 0 };
+    return { json: this.done(), more: false };
   }
 
   /** The ISO text of lastMicros, to the microsecond. */
@@ -119,15 +119,4 @@ export class PositionsJson {
     out[at++] = 0x5a;
     this.used = at;
   }
-}
-
-function countTuples(tuples: Buffer, p: number): number {
-  let n = 0;
-  while (p < tuples.length) {
-    const fields = tuples.readInt16BE(p);
-    p += 2;
-    for (let f = 0; f < fields; f++) p += 4 + Math.max(0, tuples.readInt32BE(p));
-    n++;
-  }
-  return n;
 }

@@ -43,7 +43,7 @@ export function positionsRoutes(ctx: TrackerContext): Router {
     for await (const tuples of ctx.db.copyBinary(sql, params)) {
       const written = json.write(tuples, q.limit);
       parts.push(written.json);
-      more ||= written.skipped > 0;
+      more ||= written.more;
     }
     const nextCursor = more ? encodeCursor({ t: json.lastTime() }) : null;
     res.type('application/json').send(Buffer.concat([Buffer.from('{"data":['), ...parts, Buffer.from(`],"nextCursor":${JSON.stringify(nextCursor)}}`)]));

@@ -3,7 +3,7 @@
 import type { Queryable } from '../storage/db.js';
 
 /** ISO 8601 UTC with milliseconds, as JavaScript's toISOString() writes it. */
-export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * A device as the API shows it: a device that never reported has no position and speed 0.

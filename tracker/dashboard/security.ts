@@ -84,3 +84,9 @@ export function requireSession(db: Db, settings: SessionSettings): RequestHandle
 export function sessionOf(res: Response): Session {
   return res.locals.session as Session;
 }
+
+/** The record if it belongs to the signed-in owner's account; otherwise 404, as if there were none. */
+export function ownRecord<T extends { accountId: string }>(res: Response, record: T | null, message: string): T {
+  if (!record || record.accountId !== sessionOf(res).accountId) throw new ApiError('not_found', message);
+  return record;
+}

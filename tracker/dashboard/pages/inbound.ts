@@ -3,7 +3,6 @@
 // with its recent calls and remove.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { ApiError } from '../../../shared/errors.js';
 import { INBOUND_ACTIONS, type InboundAction } from '../../../shared/inbound.js';
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
@@ -12,7 +11,7 @@ import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks, ty
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { sessionOf } from '../security.js';
+import { ownRecord, sessionOf } from '../security.js';
 import type { Session } from '../sessions.js';
 import { shownOnce } from '../shown-once.js';
 import { recordsUrl } from './records.js';
@@ -137,9 +136,7 @@ function callTable(calls: InboundCall[]): Html {
 }
 
 async function ownWebhook(ctx: TrackerContext, res: Response, id: string): Promise<InboundWebhook> {
-  const webhook = await findWebhook(ctx.db, id);
-  if (!webhook || webhook.accountId !== sessionOf(res).accountId) throw new ApiError('not_found', 'There is no such inbound webhook in this account.');
-  return webhook;
+  return ownRecord(res, await findWebhook(ctx.db, id), 'There is no such inbound webhook in this account.');
 }
 
 export function inboundPages(ctx: TrackerContext): Router {

@@ -4,7 +4,6 @@
 // a second.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { ApiError } from '../../../shared/errors.js';
 import { SCOPES, type Scope } from '../../../shared/scopes.js';
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
@@ -13,7 +12,7 @@ import { findToken, listTokens, revokeToken, type TokenRecord } from '../../toke
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { sessionOf } from '../security.js';
+import { ownRecord, sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
 import type { Session } from '../sessions.js';
 
@@ -111,8 +110,7 @@ export function tokensPages(ctx: TrackerContext): Router {
 
   router.post('/tokens/:id/revoke', async (req, res) => {
     const session = sessionOf(res);
-    const token = await findToken(ctx.db, req.params.id);
-    if (!token || token.accountId !== session.accountId) throw new ApiError('not_found', 'There is no such token in this account.');
+    const token = ownRecord(res, await findToken(ctx.db, req.params.id), 'There is no such token in this account.');
     await revokeToken(ctx.db, token.id);
     req.log.info({ tokenId: token.id, accountId: session.accountId, userId: session.userId }, 'token revoked in the dashboard');
     res.redirect(303, `${BASE}/tokens?revoked=${encodeURIComponent(token.id)}`);

@@ -15,7 +15,7 @@ import { MAX_URL_LENGTH } from '../../webhooks/url.js';
 import { errorSummary, errorsOf, field, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { sessionOf } from '../security.js';
+import { ownRecord, sessionOf } from '../security.js';
 import type { Session } from '../sessions.js';
 import { shownOnce } from '../shown-once.js';
 
@@ -210,9 +210,7 @@ ${disabled}
 }
 
 async function ownEndpoint(ctx: TrackerContext, res: Response, id: string): Promise<Endpoint> {
-  const endpoint = await findEndpoint(ctx.db, id);
-  if (!endpoint || endpoint.accountId !== sessionOf(res).accountId) throw new ApiError('not_found', 'There is no such webhook in this account.');
-  return endpoint;
+  return ownRecord(res, await findEndpoint(ctx.db, id), 'There is no such webhook in this account.');
 }
 
 export function webhooksPages(ctx: TrackerContext): Router {
