@@ -7,6 +7,7 @@ import { EventEngine } from '../../tracker/events/engine.js';
 import { DeviceSessions } from '../../tracker/ingest/sessions.js';
 import { gt06Login } from '../../tracker/simulator/frames/gt06.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
+import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
 const GRACE_SECONDS = 2;
@@ -19,9 +20,15 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
+/** A GET of the public API, its answer checked against the OpenAPI document. */
+async function get(template: string, path: string) {
+  const res = await f.as(account).get(path);
+  assertMatchesDocument('get', template, 200, res.body);
+  return res.body as Record<string, unknown>;
+}
 const typesOf = async (deviceId: string) =>
-  ((await f.as(account).get(`/api/public/v1/events?deviceId=${deviceId}`)).body.data as { type: string }[]).map((e) => e.type).reverse();
-const status = async (deviceId: string) => (await f.as(account).get(`/api/public/v1/devices/${deviceId}`)).body.status as string;
+  ((await get('/api/public/v1/events', `/api/public/v1/events?deviceId=${deviceId}`)).data as { type: string }[]).map((e) => e.type).reverse();
+const status = async (deviceId: string) => (await get('/api/public/v1/devices/{id}', `/api/public/v1/devices/${deviceId}`)).status as string;
 
 async function connect(imei: string): Promise<DeviceClient> {
   const d = await DeviceClient.open(f.tracker.ingest.ports.device!);

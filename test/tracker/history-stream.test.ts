@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import http from 'node:http';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { ENGINES } from '../helpers/databases.js';
+import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
 interface Position {
@@ -53,6 +54,14 @@ describe.each(ENGINES)('position history on %s', (engine) => {
   });
   afterAll(() => f.close());
 
+  /** A history request, its answer checked against the OpenAPI document. */
+  const history = async (device: string, query: string) => {
+    const res = await f.as(acme).get(`/api/public/v1/devices/${device}/positions?${query}`);
+    expect(res.status).toBe(200);
+    assertMatchesDocument('get', '/api/public/v1/devices/{id}/positions', 200, res.body);
+    return res;
+  };
+
   const oracle = async (device: string, from: string, to: string): Promise<Position[]> =>
     (await f.tracker.ctx.db.query<Record<keyof Position, string>>(ORACLE, [device, from, to])).map((r) => ({
       lat: Number(r.lat), lng: Number(r.lng), speed: Number(r.speed), heading: Number(r.heading), timestamp: r.timestamp,
@@ -61,8 +70,7 @@ describe.each(ENGINES)('position history on %s', (engine) => {
   test('streams every row once, in order, each as stored', async () => {
     const from = BASE;
     const to = '2026-10-08T00:00:00Z';
-    const res = await f.as(acme).get(`/api/public/v1/devices/${busy}/positions?from=${from}&to=${to}`);
-    expect(res.status).toBe(200);
+    const res = await history(busy, `from=${from}&to=${to}`);
     const expected = await oracle(busy, from, to);
     expect(expected).toHaveLength(ROWS);
     expect(res.body.data).toHaveLength(ROWS);
@@ -75,8 +83,7 @@ describe.each(ENGINES)('position history on %s', (engine) => {
     const seen: Position[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < 20; pages++) {
-      const res = await f.as(acme).get(`/api/public/v1/devices/${busy}/positions?from=${from}&to=${to}&limit=10000${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(res.status).toBe(200);
+      const res = await history(busy, `from=${from}&to=${to}&limit=10000${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...(res.body.data as Position[]));
       cursor = res.body.nextCursor as string | null;
       if (cursor === null) break;
@@ -86,14 +93,14 @@ describe.each(ENGINES)('position history on %s', (engine) => {
   });
 
   test('times around 2000-01-01 and numbers at their limits read as stored', async () => {
-    const res = await f.as(acme).get(`/api/public/v1/devices/${odd}/positions?from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z`);
+    const res = await history(odd, 'from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z');
     expect(res.body.data).toEqual([
       { lat: 0.1, lng: -0.000001, speed: 0, heading: 359.9, timestamp: '1999-12-31T23:59:59.999Z' },
       { lat: 89.999999, lng: -179.999999, speed: 1234.5, heading: 0.5, timestamp: '2000-01-01T00:00:00.000Z' },
       { lat: -90, lng: 180, speed: 0.25, heading: 0.001, timestamp: '2000-01-01T00:00:00.000Z' },
     ]);
-    const page = await f.as(acme).get(`/api/public/v1/devices/${odd}/positions?from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z&limit=2`);
-    const rest = await f.as(acme).get(`/api/public/v1/devices/${odd}/positions?from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z&limit=2&cursor=${page.body.nextCursor}`);
+    const page = await history(odd, 'from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z&limit=2');
+    const rest = await history(odd, `from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z&limit=2&cursor=${page.body.nextCursor}`);
     expect([...page.body.data, ...rest.body.data]).toEqual(res.body.data);
     expect(rest.body.nextCursor).toBeNull();
   });
@@ -122,7 +129,7 @@ describe.each(ENGINES)('position history on %s', (engine) => {
     firstChunk.destroy();
     for (let i = 0; i < 50 && (await copying()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await copying()).toBe(0);
-    const again = await f.as(acme).get(`/api/public/v1/devices/${odd}/positions?from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z`);
+    const again = await history(odd, 'from=1999-12-01T00:00:00Z&to=2000-01-15T00:00:00Z');
     expect(again.body.data).toHaveLength(3);
   });
 });
