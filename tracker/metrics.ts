@@ -1,12 +1,13 @@
 // The tracker's Prometheus metrics, all named here: API requests by route template, the device side
-// (connections, devices online by protocol, positions stored, frames refused), command outcomes, and
-// the outbound webhook deliveries. Served on TRACKER_METRICS_PORT by the process (tracker/main.ts).
+// (connections, devices online by protocol, positions stored, frames and implausible positions
+// refused), command outcomes, and the outbound webhook deliveries. Served on TRACKER_METRICS_PORT by the process (tracker/main.ts).
 import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
 import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { CommandStatus } from './commands/repository.js';
 import type { PositionBatcher } from './ingest/batcher.js';
 import type { DeviceSessions } from './ingest/sessions.js';
 import type { IngestStats } from './ingest/stats.js';
+import { REFUSAL_REASONS } from './positions/plausible.js';
 import { PROTOCOLS } from './protocols/registry.js';
 
 /** Why an outbound webhook attempt failed. */
@@ -81,6 +82,17 @@ export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; s
   );
   counterFrom(registry, { name: 'fleet_device_garbage_bytes_total', help: 'Bytes skipped between device frames' }, () => stats.garbageBytes);
   counterFrom(registry, { name: 'fleet_unknown_devices_total', help: 'Connections and reports refused for an identity no device has' }, () => stats.unknownIdentities);
+  new Counter<'protocol' | 'reason'>({
+    name: 'fleet_positions_refused_total',
+    help: 'Positions and alarm reports refused as implausible, by protocol and reason (time, latitude, longitude, speed, heading, altitude, satellites, attribute)',
+    labelNames: ['protocol', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const protocol of protocols) for (const reason of REFUSAL_REASONS) this.inc({ protocol, reason }, stats.refused.get(`${protocol} ${reason}`) ?? 0);
+    },
+  });
+  counterFrom(registry, { name: 'fleet_position_writes_refused_total', help: 'Device frames and reports whose positions the database refused even written alone (no ACK)' }, () => batcher.refusedWrites);
   counterFrom(registry, { name: 'fleet_bad_checksums_total', help: 'Device frames with a wrong checksum (stored unless CRC_STRICT)' }, () => {
     let n = 0;
     for (const count of stats.badChecksums.values()) n += count;

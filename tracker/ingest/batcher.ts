@@ -1,7 +1,8 @@
 // Batched, durable position writes. Connections hand in positions (and alarm-only reports) and
 // wait; one transaction stores everything gathered since the last flush and judges it for
-// events, and only after COMMIT are the waiters released to send their ACKs. A failed write
-// rejects the waiters: their devices get no ACK and re-send.
+// events, and only after COMMIT are the waiters released to send their ACKs. A write the database
+// refuses is split by waiter and retried, so one device's unusable frame fails that frame alone;
+// when the database is unreachable every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
@@ -17,19 +18,39 @@ export interface BatcherOptions {
 /** Runs in the batch's transaction with the positions that were new and the reports. */
 export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<unknown>;
 
-interface Pending {
+/** One caller of add(): a device frame or report, the unit of an ACK. */
+interface Waiter {
   rows: DevicePosition[];
   reports: DeviceReport[];
-  waiters: { resolve: () => void; reject: (err: unknown) => void }[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
 }
 
-const empty = (): Pending => ({ rows: [], reports: [], waiters: [] });
+/**
+ * SQLSTATE classes that say the database, not the data, is the trouble: connection exception (08),
+ * insufficient resources (53), operator intervention such as a shutdown (57), system error (58).
+ */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
+
+/**
+ * True when a failed write is worth splitting: the database answered and refused this data, or a
+ * value could not even be sent. Anything else (a refused or dropped connection, a pool timeout) would
+ * fail every part alike.
+ */
+export function refusedByData(err: unknown): boolean {
+  if (err instanceof RangeError || err instanceof TypeError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !UNAVAILABLE_CLASSES.has(code.slice(0, 2));
+}
 
 export class PositionBatcher {
-  private pending: Pending = empty();
+  private pending: Waiter[] = [];
+  private pendingRows = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   stored = 0;
+  /** Frames and reports whose write the database refused even alone (their devices got no ACK). */
+  refusedWrites = 0;
 
   constructor(
     private readonly db: Db,
@@ -42,10 +63,9 @@ export class PositionBatcher {
   add(rows: DevicePosition[], reports: DeviceReport[] = []): Promise<void> {
     if (rows.length === 0 && reports.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.pending.rows.push(...rows);
-      this.pending.reports.push(...reports);
-      this.pending.waiters.push({ resolve, reject });
-      if (this.pending.rows.length + this.pending.reports.length >= this.options.maxRows) this.flush();
+      this.pending.push({ rows, reports, resolve, reject });
+      this.pendingRows += rows.length + reports.length;
+      if (this.pendingRows >= this.options.maxRows) this.flush();
       else this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
     });
   }
@@ -55,21 +75,38 @@ export class PositionBatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const batch = this.pending;
-    if (batch.waiters.length === 0) return this.flushing;
-    this.pending = empty();
-    this.flushing = this.flushing.then(async () => {
-      try {
-        await this.db.transaction(async (tx) => {
-          const stored = await insertPositions(tx, batch.rows);
-          await this.onStored?.(tx, stored, batch.reports);
-        });
-        this.stored += batch.rows.length;
-        for (const w of batch.waiters) w.resolve();
-      } catch (err) {
-        this.logger.error({ err, rows: batch.rows.length }, 'position batch failed; devices will re-send');
-        for (const w of batch.waiters) w.reject(err);
-      }
-    });
+    if (batch.length === 0) return this.flushing;
+    this.pending = [];
+    this.pendingRows = 0;
+    this.flushing = this.flushing.then(() => this.write(batch));
     return this.flushing;
+  }
+
+  /**
+   * One transaction for the waiters; when the database refuses it, each half is retried in its own
+   * (events judged in a part commit with that part's positions), down to the single waiter at fault.
+   */
+  private async write(waiters: Waiter[]): Promise<void> {
+    const rows = waiters.flatMap((w) => w.rows);
+    try {
+      await this.db.transaction(async (tx) => {
+        const stored = await insertPositions(tx, rows);
+        await this.onStored?.(tx, stored, waiters.flatMap((w) => w.reports));
+      });
+      this.stored += rows.length;
+      for (const w of waiters) w.resolve();
+    } catch (err) {
+      if (waiters.length > 1 && refusedByData(err)) {
+        const half = Math.ceil(waiters.length / 2);
+        await this.write(waiters.slice(0, half));
+        await this.write(waiters.slice(half));
+        return;
+      }
+      if (waiters.length === 1 && refusedByData(err)) {
+        this.refusedWrites++;
+        this.logger.warn({ err, deviceIds: [...new Set(rows.map((r) => r.deviceId))], rows: rows.length }, 'positions refused by the database; the device gets no ACK');
+      } else this.logger.error({ err, rows: rows.length }, 'position batch failed; devices will re-send');
+      for (const w of waiters) w.reject(err);
+    }
   }
 }

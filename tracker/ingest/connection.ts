@@ -8,9 +8,11 @@ import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei } from '../devices/repository.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
+import type { PlausibleLimits } from '../positions/plausible.js';
 import { asStored } from '../positions/stored.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
+import { screen } from './refusals.js';
 import type { DeviceSessions, LiveConnection } from './sessions.js';
 import type { IngestStats } from './stats.js';
 
@@ -24,6 +26,8 @@ export interface ConnectionDeps {
   /** Commands moved to each status (the tracker's fleet_commands_total). */
   commandOutcomes: Counter<'status'>;
   crcStrict: boolean;
+  /** What the plausibility check accepts (POSITION_EARLIEST_TIME, POSITION_MAX_FUTURE). */
+  plausible: PlausibleLimits;
   loginTimeoutMs: number;
   idleTimeoutMs: number;
   maxFrameBytes: number;
@@ -141,14 +145,17 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       deps.stats.countBadChecksum(deviceId);
       if (deps.crcStrict) return;
     }
-    const reports = alarmReport(deviceId, result.attributes);
-    if (result.positions.length > 0 || reports.length > 0) {
-      deps.stats.positionsReceived += result.positions.length;
+    deps.stats.positionsReceived += result.positions.length;
+    // Implausible records are refused alone: the rest is stored and the frame ACKed, or one corrupt
+    // record in a device's buffer would block everything after it for good.
+    const { positions, attributes } = screen(deps, protocol!.name, deviceId, result.positions, result.attributes);
+    const reports = alarmReport(deviceId, attributes);
+    if (positions.length > 0 || reports.length > 0) {
       const id = deviceId;
-      await deps.batcher.add(result.positions.map((position) => ({ deviceId: id, position })), reports);
+      await deps.batcher.add(positions.map((position) => ({ deviceId: id, position })), reports);
     }
     if (result.commandReply !== undefined) {
-      const p = result.positions[0];
+      const p = positions[0];
       const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
       await deps.dispatcher.replied(deviceId, result.commandReply, position);
     }

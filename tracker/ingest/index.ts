@@ -43,6 +43,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     stats: new IngestStats(),
     commandOutcomes: ctx.metrics.commands,
     crcStrict: config.CRC_STRICT,
+    plausible: { earliest: config.POSITION_EARLIEST_TIME, maxFutureMs: config.POSITION_MAX_FUTURE },
     loginTimeoutMs: config.LOGIN_TIMEOUT_SECONDS * 1000,
     idleTimeoutMs: config.DEVICE_TIMEOUT_SECONDS * 1000,
     maxFrameBytes: MAX_FRAME_BYTES,

@@ -10,6 +10,7 @@ import { findDeviceByImei } from '../devices/repository.js';
 import { asStored } from '../positions/stored.js';
 import { decodeOsmAnd } from '../protocols/osmand/index.js';
 import { alarmReport, type ConnectionDeps } from './connection.js';
+import { screen } from './refusals.js';
 import type { LiveConnection } from './sessions.js';
 
 const MAX_BODY = 64 * 1024;
@@ -83,6 +84,9 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
       deps.stats.countDecodeError('osmand');
       return reply(400, decoded.error);
     }
+    // A report is stored whole or not at all: a phone resends its queue until answered 200.
+    const screened = screen(deps, 'osmand', decoded.identity.slice(0, 20), decoded.positions, decoded.attributes);
+    if (screened.refused) return reply(400, `implausible ${screened.refused}: report refused`);
     const device = /^[0-9]{5,20}$/.test(decoded.identity) ? await findDeviceByImei(deps.db, decoded.identity) : null;
     if (!device) {
       deps.stats.unknownIdentities++;

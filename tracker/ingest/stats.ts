@@ -1,5 +1,5 @@
 // Counters of the device side (connections, frames, decode errors by protocol, garbage, refused
-// identities, bad checksums per device), exposed by the metrics (tracker/metrics.ts) at each scrape.
+// identities, bad checksums per device, implausible positions by protocol and reason), exposed by the metrics (tracker/metrics.ts) at each scrape.
 export class IngestStats {
   connections = 0;
   framesDecoded = 0;
@@ -9,7 +9,10 @@ export class IngestStats {
   /** Frames (and OsmAnd reports) that could not be decoded, by protocol. */
   readonly decodeErrors = new Map<string, number>();
   readonly badChecksums = new Map<string, number>();
+  /** Positions and attribute sets refused by the plausibility check, by `protocol reason`. */
+  readonly refused = new Map<string, number>();
   private readonly unknownLoggedAt = new Map<string, number>();
+  private readonly refusedLoggedAt = new Map<string, number>();
 
   countDecodeError(protocol: string): void {
     this.decodeErrors.set(protocol, (this.decodeErrors.get(protocol) ?? 0) + 1);
@@ -19,12 +22,26 @@ export class IngestStats {
     this.badChecksums.set(deviceId, (this.badChecksums.get(deviceId) ?? 0) + 1);
   }
 
+  countRefused(protocol: string, reason: string): void {
+    const key = `${protocol} ${reason}`;
+    this.refused.set(key, (this.refused.get(key) ?? 0) + 1);
+  }
+
   /** True at most once a minute per identity, so a misconfigured device cannot flood the log. */
   shouldLogUnknown(identity: string, now = Date.now()): boolean {
-    const last = this.unknownLoggedAt.get(identity);
-    if (last !== undefined && now - last < 60_000) return false;
-    if (this.unknownLoggedAt.size > 10_000) this.unknownLoggedAt.clear();
-    this.unknownLoggedAt.set(identity, now);
-    return true;
+    return onceAMinute(this.unknownLoggedAt, identity, now);
   }
+
+  /** True at most once a minute per device, so a device sending garbage cannot flood the log. */
+  shouldLogRefused(device: string, now = Date.now()): boolean {
+    return onceAMinute(this.refusedLoggedAt, device, now);
+  }
+}
+
+function onceAMinute(loggedAt: Map<string, number>, key: string, now: number): boolean {
+  const last = loggedAt.get(key);
+  if (last !== undefined && now - last < 60_000) return false;
+  if (loggedAt.size > 10_000) loggedAt.clear();
+  loggedAt.set(key, now);
+  return true;
 }
