@@ -14,6 +14,7 @@ const LNG = ascii(',"lng":');
 const SPEED = ascii(',"speed":');
 const HEADING = ascii(',"heading":');
 const TIMESTAMP = ascii(',"timestamp":"');
+const NULL = ascii('null');
 const ZERO = 0x30;
 /** PostgreSQL counts timestamps in microseconds from 2000-01-01 UTC. */
 const PG_EPOCH_MS = 946_684_800_000;
@@ -78,7 +79,8 @@ export class PositionsJson {
     const length = tuples.readInt32BE(p);
     if (length < 1) throw new Error('positions: a number is missing');
     this.bytes(label, 0, label.length);
-    this.bytes(tuples, p + 4, length);
+    if (nonFinite(tuples, p + 4)) this.bytes(NULL, 0, NULL.length);
+    else this.bytes(tuples, p + 4, length);
     return p + 4 + length;
   }
 
@@ -119,4 +121,13 @@ export class PositionsJson {
     out[at++] = 0x5a;
     this.used = at;
   }
+}
+
+/**
+ * PostgreSQL writes a non-finite float as Infinity, -Infinity or NaN, which JSON has no words for: such
+ * a stored value is shown as null (the product refuses them on the way in; older rows may hold one).
+ */
+function nonFinite(text: Buffer, at: number): boolean {
+  const first = text[at];
+  return first === 0x49 || first === 0x4e || (first === 0x2d && text[at + 1] === 0x49); // I, N, -I
 }

@@ -17,18 +17,18 @@ export const Device = z
     plate: z.string().meta({ description: 'Vehicle plate; empty when not set' }),
     imei: z.string().regex(/^[0-9]{5,20}$/).meta({ description: 'Device identifier (IMEI or the protocol id), digits as a string' }),
     status: z.enum(['online', 'offline']).meta({ description: 'online while the device holds a live connection and has reported within the device timeout' }),
-    speed: z.number().meta({ description: 'Current speed in km/h; 0 for a device that never reported' }),
-    position: LatLng.nullable().meta({ description: 'Last valid position; null for a device that never reported' }),
+    speed: z.number().nullable().meta({ description: 'Current speed in km/h; 0 for a device that never reported; null when the stored value is not a finite number' }),
+    position: LatLng.nullable().meta({ description: 'Last valid position; null for a device that never reported (or whose stored coordinates are not finite numbers)' }),
     lastUpdate: timestamp.nullable().meta({ description: 'Time of the last valid position (UTC); null for a device that never reported' }),
   })
   .meta({ id: 'Device' });
 
 export const Position = z
   .object({
-    lat: z.number(),
-    lng: z.number(),
-    speed: z.number().meta({ description: 'km/h' }),
-    heading: z.number().meta({ description: 'Degrees clockwise from true north, 0 to 360' }),
+    lat: z.number().nullable().meta({ description: 'Decimal degrees; null (as for every number here) when the stored value is not a finite number' }),
+    lng: z.number().nullable(),
+    speed: z.number().nullable().meta({ description: 'km/h' }),
+    heading: z.number().nullable().meta({ description: 'Degrees clockwise from true north, 0 to 360' }),
     timestamp: timestamp.meta({ description: 'Device time of the fix (UTC)' }),
   })
   .meta({ id: 'Position' });

@@ -5,14 +5,19 @@ import type { Queryable } from '../storage/db.js';
 /** ISO 8601 UTC with milliseconds, as JavaScript's toISOString() writes it. */
 const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** PostgreSQL's floats include Infinity, -Infinity and NaN (NaN equals itself there), which JSON cannot carry. */
+const finite = (column: string) => `${column} NOT IN ('Infinity', '-Infinity', 'NaN')`;
+/** A stored number as JSON: a non-finite one (refused on the way in; older rows may hold one) is null. */
+const jsonNumber = (column: string) => `CASE WHEN ${finite(column)} THEN ${column}::text ELSE 'null' END`;
+
 /**
  * A device as the API shows it: a device that never reported has no position and speed 0.
  * Built by string concatenation (half the time of json_build_object for large lists); ids, IMEIs
  * and statuses are plain ASCII by their constraints, names and plates are escaped by to_json.
  */
 const DEVICE_JSON = `'{"id":"' || id || '","name":' || to_json(name) || ',"plate":' || to_json(plate) ||
-  ',"imei":"' || imei || '","status":"' || status || '","speed":' || CASE WHEN last_lat IS NULL THEN '0' ELSE last_speed::text END ||
-  ',"position":' || CASE WHEN last_lat IS NULL THEN 'null' ELSE '{"lat":' || last_lat || ',"lng":' || last_lng || '}' END ||
+  ',"imei":"' || imei || '","status":"' || status || '","speed":' || CASE WHEN last_lat IS NULL THEN '0' ELSE ${jsonNumber('last_speed')} END ||
+  ',"position":' || CASE WHEN last_lat IS NULL OR NOT (${finite('last_lat')} AND ${finite('last_lng')}) THEN 'null' ELSE '{"lat":' || last_lat || ',"lng":' || last_lng || '}' END ||
   ',"lastUpdate":' || CASE WHEN last_update IS NULL THEN 'null' ELSE '"' || ${isoSql('last_update')} || '"' END || '}'`;
 
 /** The account's devices as a JSON array, and how many there are. */
