@@ -80,7 +80,7 @@ const schema = z.object({
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   DEVICE_OFFLINE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
   CRC_STRICT: bool.default(false),
-  POSITION_EARLIEST_TIME: z.iso.datetime({ offset: true }).transform((v) => new Date(v)).default(new Date('2000-01-01T00:00:00Z')),
+  POSITION_EARLIEST_TIME: z.iso.datetime({ offset: true, error: 'expected an ISO 8601 time such as 2000-01-01T00:00:00Z' }).transform((v) => new Date(v)).default(new Date('2000-01-01T00:00:00Z')),
   POSITION_MAX_FUTURE: duration.default(86_400_000),
   DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),

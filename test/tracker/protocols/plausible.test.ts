@@ -1,0 +1,83 @@
+// The plausibility check every decoded position passes before storage, table-driven, and the hostile
+// device builders checked against the real decoders: each hostile report decodes (it is well-formed)
+// and the check refuses it for the reason it was built for.
+import { describe, expect, test } from '@jest/globals';
+import { hostileGt06, hostileH02, hostileOsmAnd, hostileTeltonika, HOSTILE_KINDS, sensibleFix } from '../../helpers/hostile-device.js';
+import { finiteAttributes, implausible, type PlausibleLimits } from '../../../tracker/positions/plausible.js';
+import { gt06 } from '../../../tracker/protocols/gt06/index.js';
+import { h02 } from '../../../tracker/protocols/h02/index.js';
+import { decodeOsmAnd } from '../../../tracker/protocols/osmand/index.js';
+import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
+import type { DecodedPosition } from '../../../tracker/protocols/types.js';
+import { session } from './helpers.js';
+
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+const limits: PlausibleLimits = { earliest: new Date('2000-01-01T00:00:00Z'), maxFutureMs: 86_400_000 };
+const base: DecodedPosition = { deviceTime: new Date(NOW - 60_000), valid: true, lat: 38.7, lng: -9.1, speed: 50, heading: 90, altitude: 80, satellites: 9, attributes: { io: { 16: 1234 }, batteryLevel: 80 } };
+
+describe('implausible', () => {
+  test.each<[string, Partial<DecodedPosition>, string | null]>([
+    ['a sensible fix', {}, null],
+    ['the poles and the antimeridian', { lat: -90, lng: 180 }, null],
+    ['a day ahead of the clock', { deviceTime: new Date(NOW + 86_400_000) }, null],
+    ['more than a day ahead', { deviceTime: new Date(NOW + 86_400_001) }, 'time'],
+    ['before 2000', { deviceTime: new Date('1999-12-31T23:59:59Z') }, 'time'],
+    ['an invalid date', { deviceTime: new Date(Number.NaN) }, 'time'],
+    ['the year 200000', { deviceTime: new Date(6_250_000_000_000_000) }, 'time'],
+    ['latitude past a pole', { lat: 90.0001 }, 'latitude'],
+    ['NaN latitude', { lat: Number.NaN }, 'latitude'],
+    ['longitude past the antimeridian', { lng: -180.5 }, 'longitude'],
+    ['a speed of 1e307', { speed: 1e307 }, 'speed'],
+    ['an infinite speed', { speed: Infinity }, 'speed'],
+    ['a negative speed', { speed: -1 }, 'speed'],
+    ['a NaN heading', { heading: Number.NaN }, 'heading'],
+    ['an altitude of 1e300', { altitude: 1e300 }, 'altitude'],
+    ['an altitude below -20 km', { altitude: -20_001 }, 'altitude'],
+    ['70 000 satellites', { satellites: 70_000 }, 'satellites'],
+    ['a NaN attribute', { attributes: { batteryLevel: Number.NaN } }, 'attribute'],
+    ['an infinite nested attribute', { attributes: { io: { 9: -Infinity } } }, 'attribute'],
+  ])('%s', (_name, change, reason) => {
+    expect(implausible({ ...base, ...change }, limits, NOW)).toBe(reason);
+  });
+
+  test('the earliest time and the future allowance are settings', () => {
+    const strict: PlausibleLimits = { earliest: new Date(NOW - 3_600_000), maxFutureMs: 0 };
+    expect(implausible({ ...base, deviceTime: new Date(NOW - 3_600_001) }, strict, NOW)).toBe('time');
+    expect(implausible({ ...base, deviceTime: new Date(NOW + 1) }, strict, NOW)).toBe('time');
+    expect(implausible({ ...base, deviceTime: new Date(NOW) }, strict, NOW)).toBeNull();
+  });
+
+  test('attribute sets nested past any device telemetry are refused rather than walked', () => {
+    let deep: Record<string, unknown> = { v: 1 };
+    for (let i = 0; i < 10; i++) deep = { deep };
+    expect(finiteAttributes(deep)).toBe(false);
+    expect(finiteAttributes({ text: 'x', flag: true, list: [1, 2, { n: 3 }], none: null })).toBe(true);
+  });
+});
+
+describe('hostile device builders decode to the hostile value they were built for', () => {
+  const check = (positions: DecodedPosition[]) => positions.map((p) => implausible(p, limits));
+
+  test('GT06', () => {
+    expect(check(gt06.decode(hostileGt06('time'), session('359633100000001')).positions)).toEqual(['time']);
+  });
+
+  test('Teltonika: one packet, sensible records first', () => {
+    expect(check(teltonika.decode(hostileTeltonika(HOSTILE_KINDS.teltonika, 2), session('359633100000001')).positions)).toEqual([null, null, ...HOSTILE_KINDS.teltonika]);
+  });
+
+  test.each(HOSTILE_KINDS.h02)('H02 %s', (kind) => {
+    expect(check(h02.decode(hostileH02('4210051415', kind), session()).positions)).toEqual([kind]);
+  });
+
+  test.each(HOSTILE_KINDS.osmand)('OsmAnd %s: refused by the decoder or by the check', (kind) => {
+    const decoded = decodeOsmAnd(hostileOsmAnd('359633100000001', kind));
+    if (!decoded.ok) expect(decoded.error).toContain(kind);
+    else expect(check(decoded.positions)).toEqual([kind]);
+  });
+
+  test('the sensible fix passes', () => {
+    const fix = sensibleFix();
+    expect(implausible({ deviceTime: fix.time, valid: true, lat: fix.lat, lng: fix.lng, speed: fix.speed, heading: fix.heading, altitude: fix.altitude!, attributes: {} }, limits)).toBeNull();
+  });
+});
