@@ -84,7 +84,7 @@ export async function startOsmAndServer(port: number, host: string, deps: Connec
       deps.stats.countDecodeError('osmand');
       return reply(400, decoded.error);
     }
-    // A report is stored whole or not at all: a phone resends its queue until answered 200.
+    // Like any malformed report, an implausible one is refused whole, with the reason, before any lookup.
     const screened = screen(deps, 'osmand', decoded.identity.slice(0, 20), decoded.positions, decoded.attributes);
     if (screened.refused) return reply(400, `implausible ${screened.refused}: report refused`);
     const device = /^[0-9]{5,20}$/.test(decoded.identity) ? await findDeviceByImei(deps.db, decoded.identity) : null;
