@@ -1,6 +1,7 @@
 // The tracker's Prometheus metrics, all named here: API requests by route template, the device side
 // (connections, devices online by protocol, positions stored, frames and implausible positions
-// refused), command outcomes, and the outbound webhook deliveries. Served on TRACKER_METRICS_PORT by the process (tracker/main.ts).
+// refused), command outcomes, and the outbound webhook deliveries. Served on TRACKER_METRICS_PORT by
+// the process (tracker/main.ts).
 import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
 import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { CommandStatus } from './commands/repository.js';

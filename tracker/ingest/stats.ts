@@ -1,5 +1,6 @@
 // Counters of the device side (connections, frames, decode errors by protocol, garbage, refused
-// identities, bad checksums per device, implausible positions by protocol and reason), exposed by the metrics (tracker/metrics.ts) at each scrape.
+// identities, bad checksums per device, implausible positions by protocol and reason), exposed by
+// the metrics (tracker/metrics.ts) at each scrape.
 export class IngestStats {
   connections = 0;
   framesDecoded = 0;
