@@ -65,15 +65,18 @@ describe.each(ENGINES)('ingest integrity on %s', (engine) => {
     const phoneAnswers: number[] = [];
     const d = await teltonikaDevice(port, '359633100009002');
     const start = Date.now() - 60_000;
-    for (let i = 0; i < 15; i++) {
-      const fix = { ...sensibleFix(new Date(start + i * 1000)), lat: 38.7 + i / 1000 };
-      d.send(teltonikaAvl([teltonikaRecord(fix)]));
-      acks.push((await d.read(4, 5000)).readUInt32BE(0));
-      phoneAnswers.push((await osmand(osmandPort, osmandQuery('359633100009003', sensibleFix(new Date(start + i * 1000))))).status);
+    try {
+      for (let i = 0; i < 15; i++) {
+        const fix = { ...sensibleFix(new Date(start + i * 1000)), lat: 38.7 + i / 1000 };
+        d.send(teltonikaAvl([teltonikaRecord(fix)]));
+        acks.push((await d.read(4, 5000)).readUInt32BE(0));
+        phoneAnswers.push((await osmand(osmandPort, osmandQuery('359633100009003', sensibleFix(new Date(start + i * 1000))))).status);
+      }
+    } finally {
+      fleetDone(); // the flood must not outlive the test, whatever happened
+      d.close();
     }
-    fleetDone();
     const { sent } = await flooding;
-    d.close();
 
     expect(acks).toEqual(Array(15).fill(1));
     expect(phoneAnswers).toEqual(Array(15).fill(200));
