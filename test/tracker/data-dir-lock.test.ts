@@ -1,6 +1,7 @@
 // The embedded database has one owner: trackers and the operator CLI on one DATA_DIR, as real
 // processes (tsx), started the way an operator's start-up script would start them.
 import { describe, expect, test, afterAll } from '@jest/globals';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,7 @@ describe('one owner for the embedded database', () => {
     const cli = { DATA_DIR: dir, TRACKER_URL: `http://127.0.0.1:${first.port}` };
     expect(await runCli(['accounts', 'create', '--name', 'Still here', '--json'], cli)).toMatchObject({ code: 0 });
     await first.stop();
+    expect(existsSync(join(dir, 'owner.lock'))).toBe(false); // released by the graceful stop
   }, 120_000);
 
   test('the lock of a killed tracker is taken over by the next one, which then owns the directory', async () => {
@@ -152,7 +154,7 @@ describe('one owner for the embedded database', () => {
   }, 120_000);
 });
 
-describe('stale locks', () => {
+describe('the lock file', () => {
   const lockWith = (owner: Partial<LockOwner>) => {
     const dir = dataDir();
     writeFileSync(join(dir, 'owner.lock'), JSON.stringify({ pid: process.pid, role: 'tracker', started: null, boot: null, since: '2026-01-01T00:00:00.000Z', ...owner }));
@@ -169,6 +171,19 @@ describe('stale locks', () => {
     expect(lock).toBeInstanceOf(DataDirLock);
     expect((lock as DataDirLock).replaced).toMatchObject({ pid: owner.pid ?? process.pid });
     (lock as DataDirLock).release();
+    expect(existsSync(join(dir, 'owner.lock'))).toBe(false);
+  });
+
+  test('a process that does not handle SIGTERM releases the lock and still dies of the signal', async () => {
+    const dir = dataDir();
+    const module = join(process.cwd(), 'tracker/storage/data-dir-lock.ts');
+    const { NODE_OPTIONS: _jest, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `import { tryLockDataDir } from ${JSON.stringify(module)}; tryLockDataDir(${JSON.stringify(dir)}, 'admin'); console.log('held'); setInterval(() => {}, 1000);`], { env });
+    await new Promise((res) => child.stdout.once('data', res));
+    expect(existsSync(join(dir, 'owner.lock'))).toBe(true);
+    const exited = new Promise((res) => child.once('exit', (code, signal) => res({ code, signal })));
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
     expect(existsSync(join(dir, 'owner.lock'))).toBe(false);
   });
 

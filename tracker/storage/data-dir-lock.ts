@@ -82,11 +82,16 @@ function alive(owner: LockOwner): boolean {
   return owner.started === null || started === null || started === owner.started;
 }
 
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** The process's lock on one DATA_DIR. Released by release(), and at exit however the process ends. */
 export class DataDirLock {
   private released = false;
   private readonly onExit = () => this.release();
-  /** Re-raised after release, unless someone else handles the signal (and will exit in turn). */
+  /**
+   * A signal nobody else handles would end the process without `exit`: release, then re-raise it to
+   * end as it would have. A process that handles it (the tracker) closes the database and exits.
+   */
   private readonly onSignal = (signal: NodeJS.Signals) => {
     if (process.listenerCount(signal) > 1) return;
     this.release();
@@ -101,7 +106,7 @@ export class DataDirLock {
     readonly replaced: LockOwner | null,
   ) {
     process.once('exit', this.onExit);
-    for (const signal of SIGNALS) process.once(signal, this.onSignal);
+    for (const signal of SIGNALS) process.on(signal, this.onSignal);
   }
 
   release(): void {
@@ -112,8 +117,6 @@ export class DataDirLock {
     if (readText(this.path) === this.content) unlinkSync(this.path);
   }
 }
-
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Takes DATA_DIR for this process, or tells who holds it. The lock file is written whole under a
