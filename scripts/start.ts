@@ -7,6 +7,9 @@ import { loadConfig } from '../shared/config.js';
 import { ensureEmbeddedKeys } from '../shared/keys.js';
 
 const config = loadConfig();
+// What the services write under DATA_DIR (keys, the embedded database) is private to this user; the
+// children inherit the mask.
+process.umask(0o077);
 if (!config.JWT_PUBLIC_KEY) ensureEmbeddedKeys(config.DATA_DIR); // both processes read the same keys
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -46,6 +46,7 @@ const schema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  DATA_DIR_LOCK_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
   PUBLIC_BASE_URL: url.default('http://localhost:8080'),
   WEBHOOK_ALLOW_HTTP: bool.default(false),

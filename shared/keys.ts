@@ -13,12 +13,12 @@ export interface KeyFiles {
 
 const file = (dataDir: string, name: string) => join(dataDir, 'keys', name);
 
-/** Creates the embedded key pair and gateway secret if absent (mode 0600), then reads them. */
+/** Creates the embedded key pair and gateway secret if absent (mode 0600, like all of DATA_DIR), then reads them. */
 export function ensureEmbeddedKeys(dataDir: string): KeyFiles {
   mkdirSync(join(dataDir, 'keys'), { recursive: true, mode: 0o700 });
   if (!existsSync(file(dataDir, 'token-private.pem'))) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    writeFileSync(file(dataDir, 'token-public.pem'), publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
+    writeFileSync(file(dataDir, 'token-public.pem'), publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o600 });
     writeFileSync(file(dataDir, 'token-private.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   }
   if (!existsSync(file(dataDir, 'gateway-secret'))) {

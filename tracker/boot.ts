@@ -1,12 +1,15 @@
 // Opening the tracker's storage: database, migrations, keys. Shared by the server and the CLI.
 import type { Config } from '../shared/config.js';
 import { trackerKeys } from '../shared/keys.js';
+import type { Logger } from '../shared/logger.js';
 import { privateKeyFrom } from '../shared/tokens.js';
+import { describeOwner, lockDataDirForTracker, type DataDirLock } from './storage/data-dir-lock.js';
 import { openDb, type Db } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 
-export async function openStorage(config: Config): Promise<Db> {
-  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+/** Opens and migrates the database; with PGlite, `lock` is DATA_DIR's, taken by the caller. */
+export async function openStorage(config: Config, lock?: DataDirLock): Promise<Db> {
+  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, lock });
   try {
     await migrate(db);
   } catch (err) {
@@ -14,6 +17,16 @@ export async function openStorage(config: Config): Promise<Db> {
     throw err;
   }
   return db;
+}
+
+/** The tracker's lock on DATA_DIR (embedded database only): a second tracker is refused. */
+export async function lockTrackerDataDir(config: Config, logger: Logger): Promise<DataDirLock | undefined> {
+  if (config.DATABASE_URL) return undefined;
+  const lock = await lockDataDirForTracker(config.DATA_DIR, config.DATA_DIR_LOCK_WAIT_SECONDS * 1000, (owner) =>
+    logger.warn({ dataDir: config.DATA_DIR, ownerPid: owner.pid }, `waiting for ${describeOwner(owner)} to finish with DATA_DIR`),
+  );
+  if (lock.replaced) logger.warn({ dataDir: lock.dataDir, previousPid: lock.replaced.pid }, 'took over DATA_DIR from a process that ended without releasing it');
+  return lock;
 }
 
 export function loadTrackerKeys(config: Config) {

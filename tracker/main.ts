@@ -4,6 +4,7 @@ import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { serveMetrics } from '../shared/metrics.js';
 import { startTracker } from './server.js';
+import { DataDirInUse } from './storage/data-dir-lock.js';
 
 const config = loadConfig();
 const logger = createLogger('tracker', config.LOG_LEVEL);
@@ -37,6 +38,10 @@ try {
   const { httpPort, ingest, ctx } = tracker;
   logger.info({ httpPort, devicePorts: ingest.ports, metricsPort: metrics.port, database: ctx.db.kind }, 'tracker started');
 } catch (err) {
+  if (err instanceof DataDirInUse) {
+    logger.fatal({ dataDir: err.dataDir, ownerPid: err.owner.pid }, `tracker failed to start: ${err.message}`);
+    process.exit(1);
+  }
   logger.fatal({ err }, 'tracker failed to start');
   process.exit(1);
 }

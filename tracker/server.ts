@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { Config } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
-import { loadTrackerKeys, openStorage } from './boot.js';
+import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
 import { startDashboardSweep } from './dashboard/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
@@ -40,7 +40,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
-  const db = await openStorage(config);
+  const db = await openStorage(config, await lockTrackerDataDir(config, logger));
   const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {

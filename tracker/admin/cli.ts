@@ -1,15 +1,16 @@
 // Operator CLI: `npm run admin -- <group> <verb> [options] [--json]`.
 // With PostgreSQL it opens the database itself. With the embedded database it goes through the
-// running tracker's internal endpoint (PGlite belongs to one process), or opens the data directory
-// itself when no tracker is running.
+// running tracker's internal endpoint (PGlite belongs to one process), waits for a tracker that holds
+// the data directory but does not answer yet, and opens the directory itself only when nobody holds it.
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
+import { hasEmbeddedDatabase, pgliteDir, type DataDirLock } from '../storage/data-dir-lock.js';
 import { isCommandName, runCommand, type CommandName } from './commands.js';
 import { formatResult } from './format.js';
-import { callTracker } from './remote.js';
+import { callTrackerOrLock } from './remote.js';
 
 const USAGE = `usage: admin <command> [options] [--json]
   accounts create --name NAME
@@ -79,11 +80,17 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
 }
 
 async function execute(config: Config, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
+  let lock: DataDirLock | undefined;
+  let created = false;
   if (!config.DATABASE_URL) {
-    const remote = await callTracker(config, name, args);
+    const remote = await callTrackerOrLock(config, name, args);
     if (remote.reached) return remote.result;
+    lock = remote.lock;
+    created = !hasEmbeddedDatabase(config.DATA_DIR);
   }
-  const db = await openStorage(config);
+  const db = await openStorage(config, lock);
+  // A mistyped DATA_DIR or another working directory would otherwise write to a database nobody reads.
+  if (created) process.stderr.write(`created a new embedded database in ${pgliteDir(config.DATA_DIR)} (no tracker answered at ${config.TRACKER_URL})\n`);
   try {
     return await runCommand({ db, config, ...loadTrackerKeys(config) }, name, args);
   } finally {

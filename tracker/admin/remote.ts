@@ -1,8 +1,11 @@
-// Runs an operator command through a running tracker's internal endpoint.
+// Runs an operator command through a running tracker's internal endpoint, or takes the embedded
+// database's lock when no tracker runs, so the CLI opens the data itself only when nobody else has it.
+import { resolve } from 'node:path';
 import type { Config } from '../../shared/config.js';
 import { ApiError, type ErrorCode } from '../../shared/errors.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { loadTrackerKeys } from '../boot.js';
+import { DataDirLock, describeOwner, RETRY_MS, tryLockDataDir, type LockOwner } from '../storage/data-dir-lock.js';
 
 export type RemoteResult = { reached: true; result: unknown } | { reached: false };
 
@@ -33,4 +36,32 @@ export async function callTracker(config: Config, command: string, args: Record<
   const body = (await res.json()) as { error?: string; code?: ErrorCode };
   if (!res.ok) throw new ApiError(body.code ?? 'internal', body.error ?? `tracker answered ${res.status}`);
   return { reached: true, result: body };
+}
+
+function waiting(owner: LockOwner, dir: string, config: Config): string {
+  return owner.role === 'tracker'
+    ? `waiting for the tracker at ${dir} (pid ${owner.pid}) to finish starting and answer at ${config.TRACKER_URL}…`
+    : `waiting for ${describeOwner(owner)} to finish with ${dir}…`;
+}
+
+/**
+ * The tracker's answer when it runs; else DATA_DIR's lock, for the caller to open the data itself.
+ * While another process holds the lock (a tracker still migrating or seeding before it listens, or
+ * another admin command) it waits, asking the tracker again, up to DATA_DIR_LOCK_WAIT_SECONDS; then it
+ * fails without writing anything rather than open files another process is writing.
+ */
+export async function callTrackerOrLock(config: Config, command: string, args: Record<string, unknown>): Promise<{ reached: true; result: unknown } | { reached: false; lock: DataDirLock }> {
+  const dir = resolve(config.DATA_DIR);
+  const deadline = Date.now() + config.DATA_DIR_LOCK_WAIT_SECONDS * 1000;
+  for (let waited = false; ; waited = true) {
+    const remote = await callTracker(config, command, args);
+    if (remote.reached) return remote;
+    const lock = tryLockDataDir(dir, 'admin');
+    if (lock instanceof DataDirLock) return { reached: false, lock };
+    if (Date.now() >= deadline) {
+      throw new Error(`${dir} is held by ${describeOwner(lock)} and no tracker answered at ${config.TRACKER_URL} within ${config.DATA_DIR_LOCK_WAIT_SECONDS} s; nothing was written`);
+    }
+    if (!waited) process.stderr.write(`${waiting(lock, dir, config)}\n`);
+    await new Promise((res) => setTimeout(res, RETRY_MS));
+  }
 }

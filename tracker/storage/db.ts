@@ -1,5 +1,7 @@
 // One database interface over two engines: the machine's PostgreSQL (pg) when DATABASE_URL is set,
 // PGlite (PostgreSQL in WebAssembly, data in DATA_DIR) when it is not. Same SQL, same migrations.
+import { resolve } from 'node:path';
+import { DataDirInUse, DataDirLock, tryLockDataDir } from './data-dir-lock.js';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -31,6 +33,8 @@ export interface OpenOptions {
   dataDir: string;
   /** Connections in the pool (PostgreSQL only). */
   poolSize?: number;
+  /** PGlite only: DATA_DIR's lock, already taken; without it openDb takes it or refuses at once. */
+  lock?: DataDirLock;
 }
 
 export async function openDb(options: OpenOptions): Promise<Db> {
@@ -39,5 +43,7 @@ export async function openDb(options: OpenOptions): Promise<Db> {
     return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   }
   const { openPglite } = await import('./pglite.js');
-  return openPglite(options.dataDir);
+  const lock = options.lock ?? tryLockDataDir(options.dataDir, 'tracker');
+  if (!(lock instanceof DataDirLock)) throw new DataDirInUse(resolve(options.dataDir), lock);
+  return openPglite(lock);
 }

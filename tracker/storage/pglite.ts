@@ -1,14 +1,22 @@
-// The Db interface over PGlite, the embedded PostgreSQL. One process owns the data directory.
+// The Db interface over PGlite, the embedded PostgreSQL. One process owns the data directory: opening
+// it takes the caller's DATA_DIR lock, and closing it gives the lock up.
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { binaryCopySql, inlineParams, tuplesOfFile } from './binary-copy.js';
+import { makeDataDirPrivate, pgliteDir, type DataDirLock } from './data-dir-lock.js';
 import type { Db } from './db.js';
 
-export async function openPglite(dataDir: string): Promise<Db> {
-  const dir = resolve(dataDir, 'pgdata');
-  mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir, { parsers: { [types.INT8]: (v: string) => Number(v) } });
+export async function openPglite(lock: DataDirLock): Promise<Db> {
+  const dir = pgliteDir(lock.dataDir);
+  let pg: PGlite;
+  try {
+    mkdirSync(dir, { recursive: true });
+    pg = await PGlite.create(dir, { parsers: { [types.INT8]: (v: string) => Number(v) } });
+    makeDataDirPrivate(lock.dataDir);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 
   const on = (q: PGlite | Transaction) => ({
     query: async <T>(sql: string, params?: unknown[]) => (await q.query<T>(sql, params)).rows,
@@ -33,7 +41,11 @@ export async function openPglite(dataDir: string): Promise<Db> {
     },
     listen: (channel, onPayload) => pg.listen(channel, onPayload),
     async close() {
-      await pg.close();
+      try {
+        await pg.close();
+      } finally {
+        lock.release();
+      }
     },
   };
   return db;
