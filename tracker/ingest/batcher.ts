@@ -29,6 +29,7 @@ export class PositionBatcher {
   private pending: Pending = empty();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  private delayMs: number;
   stored = 0;
 
   constructor(
@@ -36,7 +37,14 @@ export class PositionBatcher {
     private readonly logger: Logger,
     private readonly onStored: OnStored | null = null,
     private readonly options: BatcherOptions = { maxDelayMs: 20, maxRows: 2000 },
-  ) {}
+  ) {
+    this.delayMs = options.maxDelayMs;
+  }
+
+  /** On shutdown: each batch is written as soon as the previous one is, so connections drain fast. */
+  hurry(): void {
+    this.delayMs = 0;
+  }
 
   /** Resolves once the positions and reports are committed. */
   add(rows: DevicePosition[], reports: DeviceReport[] = []): Promise<void> {
@@ -46,7 +54,7 @@ export class PositionBatcher {
       this.pending.reports.push(...reports);
       this.pending.waiters.push({ resolve, reject });
       if (this.pending.rows.length + this.pending.reports.length >= this.options.maxRows) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
+      else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
     });
   }
 
