@@ -11,16 +11,19 @@ export const reportKey = z
   .trim()
   .regex(/^[A-Za-z0-9._~-]{16,128}$/, 'key must be 16 to 128 letters, digits or . _ ~ -');
 
-/** Sets the unit's key (a new one unless given); returns it, the only time it is shown. Null: no such unit. */
-export async function setReportKey(db: Queryable, accountId: string, deviceId: string, given?: string): Promise<string | null> {
+/**
+ * Sets the unit's key (a new one unless given); returns it, the only time it is shown. Null: no
+ * such unit. Callers have checked the unit's account.
+ */
+export async function setReportKey(db: Queryable, deviceId: string, given?: string): Promise<string | null> {
   const key = given ?? newSecret();
-  const rows = await db.query('UPDATE devices SET report_key_hash = $3 WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, deviceId, hashSecret(key)]);
+  const rows = await db.query('UPDATE devices SET report_key_hash = $2 WHERE id = $1 RETURNING id', [deviceId, hashSecret(key)]);
   return rows.length > 0 ? key : null;
 }
 
 /** Reports without a key are accepted again; false: no such unit. */
-export async function clearReportKey(db: Queryable, accountId: string, deviceId: string): Promise<boolean> {
-  const rows = await db.query('UPDATE devices SET report_key_hash = NULL WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, deviceId]);
+export async function clearReportKey(db: Queryable, deviceId: string): Promise<boolean> {
+  const rows = await db.query('UPDATE devices SET report_key_hash = NULL WHERE id = $1 RETURNING id', [deviceId]);
   return rows.length > 0;
 }
 
