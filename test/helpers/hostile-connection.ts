@@ -44,7 +44,7 @@ export interface Flood {
 export async function flood(port: number, imei: string): Promise<Flood> {
   const client = await DeviceClient.open(port);
   client.send(gt06Login(imei, 1));
-  await client.read(10);
+  await client.read(10, 10_000); // a tracker just started (or the machine busy) may take a moment
   let sent = 0;
   let ackBytes = 0;
   client.socket.on('data', (d: Buffer) => (ackBytes += d.length));

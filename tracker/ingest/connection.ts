@@ -37,6 +37,8 @@ export interface ConnectionDeps {
 const DETECT_BYTES = 64;
 /** Frames queued before the socket is paused (backpressure on a flooding peer). */
 const MAX_QUEUED = 256;
+/** Frames of an identified connection handled together, their positions stored in one batch. */
+const SHARED_BATCH = 64;
 /**
  * How long an ended connection waits for the device's own FIN before it is closed: the ACKs are on
  * their way by then, and a device whose link died silently must not hold a stop until its deadline.
@@ -120,7 +122,11 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     working = true;
     try {
       while (queue.length > 0 && !closed) {
-        await handleFrame(queue.shift()!);
+        // Once the device speaks for itself here, frames waiting together share one batch: a unit
+        // uploading its backlog (or one in flight at a stop) waits for one commit, not one each.
+        // Their ACKs still go out in order: a batch's waiters are released in the order they came.
+        if (deviceId && !takingOver) await Promise.all(queue.splice(0, SHARED_BATCH).map(handleFrame));
+        else await handleFrame(queue.shift()!);
         if (queue.length <= MAX_QUEUED / 2 && socket.isPaused()) socket.resume();
       }
     } catch (err) {
