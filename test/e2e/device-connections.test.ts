@@ -55,11 +55,11 @@ describe('login deadline and connection caps', () => {
 
   test('connections past the per-address cap and past the total are closed at once; a unit elsewhere still logs in', async () => {
     const first = await openMany(port, 4, '127.0.0.1');
-    expect(first.open).toHaveLength(3);
-    expect(first.closed).toHaveLength(1);
+    expect(first.open.length).toBe(3);
+    expect(first.closed.length).toBe(1);
     const second = await openMany(port, 3, '127.0.0.2');
-    expect(second.open).toHaveLength(2); // 5 in total
-    expect(second.closed).toHaveLength(1);
+    expect(second.open.length).toBe(2); // 5 in total
+    expect(second.closed.length).toBe(1);
     expect(await metric(f, 'fleet_device_connections_refused_total', { reason: 'address' })).toBe(1);
     expect(await metric(f, 'fleet_device_connections_refused_total', { reason: 'total' })).toBe(1);
     for (const s of [...first.open, ...second.open]) s.destroy();
