@@ -160,3 +160,32 @@ describe('DEVICE_TAKEOVER=older', () => {
     later?.close();
   });
 });
+
+describe('OsmAnd answer timing', () => {
+  let f: TrackerFixture;
+  beforeAll(async () => {
+    f = await startTrackerFixture('postgres');
+  });
+  afterAll(() => f.close());
+
+  test('an unknown identifier is answered after about as long as a known one', async () => {
+    await f.device(await f.account('Phones'), '359633100000831');
+    const http = request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`);
+    const timed = async (imei: string, i: number) => {
+      const started = performance.now();
+      await http.get(`/?${osmandQueryString(imei, fix(i))}`).expect(200);
+      return performance.now() - started;
+    };
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    for (let i = 0; i < 20; i++) await timed('359633100000831', i); // the tracker learns how long a report takes
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 20; i < 40; i++) {
+      known.push(await timed('359633100000831', i));
+      unknown.push(await timed('359633199999931', i));
+    }
+    // Storing waits for a batch (tens of ms); a lookup that finds nothing takes about one.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.6);
+    expect(median(unknown)).toBeLessThan(median(known) * 1.6);
+  });
+});
