@@ -82,6 +82,7 @@ export const ROUTES: readonly RouteSpec[] = [
   dashboard('GET', '/devices/{id}'),
   dashboard('POST', '/devices/{id}'),
   dashboard('GET', '/devices/{id}/track'),
+  dashboard('POST', '/devices/{id}/report-key'),
   dashboard('GET', '/alerts'),
   dashboard('POST', '/alerts/{id}/acknowledge'),
   dashboard('GET', '/geofences'),

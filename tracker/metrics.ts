@@ -94,6 +94,14 @@ export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; s
     },
   });
   counterFrom(registry, { name: 'fleet_position_writes_refused_total', help: 'Device frames and reports whose positions the database refused even written alone (no ACK)' }, () => batcher.refusedWrites);
+
+  counterFrom(registry, { name: 'fleet_device_connections_refused_total', help: 'Device TCP connections closed by a limit: total or address (DEVICE_MAX_CONNECTIONS*), login_timeout', label: 'reason' }, () =>
+    ['total', 'address', 'login_timeout'].map((r): [string, number] => [r, stats.refusedConnections.get(r) ?? 0]),
+  );
+  counterFrom(registry, { name: 'fleet_device_takeovers_total', help: 'Second connections of a connected device (DEVICE_TAKEOVER), by the one that kept it: newer or older', label: 'winner' }, () =>
+    ['newer', 'older'].map((w): [string, number] => [w, stats.takeovers.get(w) ?? 0]),
+  );
+  counterFrom(registry, { name: 'fleet_osmand_reports_limited_total', help: 'OsmAnd reports answered 429 (OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS)' }, () => stats.osmandLimited);
   counterFrom(registry, { name: 'fleet_bad_checksums_total', help: 'Device frames with a wrong checksum (stored unless CRC_STRICT)' }, () => {
     let n = 0;
     for (const count of stats.badChecksums.values()) n += count;

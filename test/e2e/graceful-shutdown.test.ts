@@ -1,15 +1,22 @@
 // SIGTERM on real processes: nothing new is accepted, what is in flight finishes (an API request,
 // device positions: stored, then ACKed), device connections are ended, and the stop keeps to
-// SHUTDOWN_TIMEOUT_SECONDS even when a request never finishes.
+// SHUTDOWN_TIMEOUT_SECONDS even when a request never finishes. Devices sending as fast as they can
+// do not hold the stop: the tracker exits well inside the grace, every ACKed position stored
+// (PostgreSQL and the embedded database).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
+import { runCommand } from '../../tracker/admin/commands.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
+import { openDb, type Queryable } from '../../tracker/storage/db.js';
+import { migrate } from '../../tracker/storage/migrate.js';
+import { createTestDatabase } from '../helpers/databases.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
-import { startService, stopAllServices } from '../helpers/processes.js';
+import { flood, FLOOD_START } from '../helpers/hostile-connection.js';
+import { startService, stopAllServices, type Service } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
@@ -97,6 +104,72 @@ describe('tracker', () => {
     expect((JSON.parse(res.body) as { data: { imei: string }[] }).data.map((d) => d.imei)).toContain('359633100000702');
     expect(await tracker.exited).toEqual({ code: 0, signal: null });
   });
+});
+
+const FLOODING_UNITS = 4;
+const imeiOf = (i: number) => `35963310000075${i}`;
+
+/**
+ * Units push positions as fast as their sockets take them; SIGTERM once each has been ACKed a
+ * while. Returns how long the stop took and, per unit, the positions it was ACKed.
+ */
+async function stopUnderFlood(tracker: Service & { devicePorts: Record<string, number> }): Promise<{ stopMs: number; acked: number[] }> {
+  const floods = await Promise.all(Array.from({ length: FLOODING_UNITS }, (_, i) => flood(tracker.devicePorts.device!, imeiOf(i))));
+  await eventually(async () => floods.every((f) => f.acked() >= 200), (ok) => ok, 10_000);
+  await new Promise((r) => setTimeout(r, 500));
+  const signalled = Date.now();
+  process.kill(tracker.pid, 'SIGTERM');
+  expect(await tracker.exited).toEqual({ code: 0, signal: null });
+  const stopMs = Date.now() - signalled;
+  await Promise.all(floods.map((f) => f.client.waitClosed(2000)));
+  // The units were still sending when the tracker closed: what it never ACKed they send again elsewhere.
+  for (const f of floods) expect(f.sent()).toBeGreaterThan(f.acked());
+  return { stopMs, acked: floods.map((f) => f.acked()) };
+}
+
+/** Per unit: of its first `acked` positions, how many are stored. */
+async function storedOfAcked(db: Queryable, deviceIds: string[], acked: number[]): Promise<number[]> {
+  return Promise.all(
+    deviceIds.map(async (id, i) => {
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM positions WHERE device_id = $1 AND device_time <= $2', [id, new Date(FLOOD_START + acked[i]! * 1000)]);
+      return row!.n;
+    }),
+  );
+}
+
+describe('tracker under full load', () => {
+  test('PostgreSQL: SIGTERM while units send as fast as they can exits within a fraction of the grace, every ACKed position stored', async () => {
+    const deviceIds = await Promise.all(Array.from({ length: FLOODING_UNITS }, (_, i) => stack.device(account, imeiOf(i))));
+    const tracker = await stack.startTracker({ SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const { stopMs, acked } = await stopUnderFlood(tracker);
+    expect(stopMs).toBeLessThan(5000); // a quarter of the grace
+    expect(await storedOfAcked(stack.admin.db, deviceIds, acked)).toEqual(acked);
+  });
+
+  test('embedded database: the same', async () => {
+    const data = await createTestDatabase('pglite');
+    try {
+      let db = await openDb({ dataDir: data.dataDir });
+      await migrate(db);
+      const acc = ((await runCommand({ ...stack.admin, db }, 'accounts create', { name: 'Embedded' })) as { id: string }).id;
+      const deviceIds: string[] = [];
+      for (let i = 0; i < FLOODING_UNITS; i++) deviceIds.push(((await runCommand({ ...stack.admin, db }, 'devices add', { account: acc, imei: imeiOf(i), name: `Unit ${i}` })) as { id: string }).id);
+      await db.close();
+      const { DATABASE_URL: _postgres, GATEWAY_SECRET: _s, JWT_PRIVATE_KEY: _k, JWT_PUBLIC_KEY: _p, ...env } = stack.trackerEnv;
+      const s = await startService('tracker/main.ts', { ...env, DATA_DIR: data.dataDir, SHUTDOWN_TIMEOUT_SECONDS: '20' });
+      const line = await s.waitForLog((l) => l.msg === 'tracker started');
+      const { stopMs, acked } = await stopUnderFlood(Object.assign(s, { devicePorts: line.devicePorts as Record<string, number> }));
+      expect(stopMs).toBeLessThan(5000);
+      db = await openDb({ dataDir: data.dataDir });
+      try {
+        expect(await storedOfAcked(db, deviceIds, acked)).toEqual(acked);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await data.drop();
+    }
+  }, 90_000); // the embedded database opens three times (set-up, tracker, check)
 });
 
 describe('gateway', () => {

@@ -15,6 +15,7 @@ import { callTrackerOrLock } from './remote.js';
 const USAGE = `usage: admin <command> [options] [--json]
   accounts create --name NAME
   devices add --account ID --imei IMEI --name NAME [--plate PLATE]
+  devices key DEVICE_ID --set [--key KEY] | --clear   (OsmAnd report key; a set key is printed once)
   tokens create --account ID --scopes read,write,commands [--name NAME]
   tokens list --account ID
   tokens revoke TOKEN_ID
@@ -31,6 +32,7 @@ const USAGE = `usage: admin <command> [options] [--json]
 
 /** Commands that name their subject as a positional argument, and the argument's name. */
 const POSITIONAL: Partial<Record<CommandName, string>> = {
+  'devices key': 'device',
   'tokens revoke': 'token',
   'inbound remove': 'webhook',
   'inbound calls': 'webhook',
@@ -62,6 +64,9 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         action: { type: 'string' },
         limit: { type: 'string' },
         email: { type: 'string' },
+        set: { type: 'boolean' },
+        clear: { type: 'boolean' },
+        key: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

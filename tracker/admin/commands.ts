@@ -15,6 +15,7 @@ import { createAccount } from '../accounts/repository.js';
 import { issuePasswordLink } from '../dashboard/password-links.js';
 import { createUser, email, findUserByEmail } from '../dashboard/users.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
+import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
 import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/webhooks.js';
@@ -61,6 +62,26 @@ export const commands = {
       await requireAccount(ctx.db, input.account);
       const d = await addDevice(ctx.db, { accountId: input.account, imei: input.imei, name: input.name, plate: input.plate });
       return { id: d.id, accountId: d.accountId, imei: d.imei, name: d.name, plate: d.plate };
+    },
+  },
+  'devices key': {
+    input: z
+      .object({
+        device: z.string({ error: 'device id is required (devices key DEVICE_ID --set|--clear)' }).min(1),
+        set: z.boolean().optional(),
+        clear: z.boolean().optional(),
+        key: reportKey.optional(),
+      })
+      .refine((i) => Boolean(i.set) !== Boolean(i.clear), 'give one of --set or --clear')
+      .refine((i) => i.key === undefined || i.set, '--key goes with --set'),
+    async run(ctx: AdminContext, input: { device: string; set?: boolean | undefined; key?: string | undefined }) {
+      if (input.set) {
+        const key = await setReportKey(ctx.db, input.device, input.key);
+        if (key === null) throw new ApiError('not_found', `no device ${input.device}`);
+        return { id: input.device, key };
+      }
+      if (!(await clearReportKey(ctx.db, input.device))) throw new ApiError('not_found', `no device ${input.device}`);
+      return { id: input.device, key: null };
     },
   },
   'tokens create': {

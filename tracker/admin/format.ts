@@ -14,6 +14,10 @@ export function formatResult(name: CommandName, result: unknown): string {
       return `Account ${r.id} created (${r.name}).\n`;
     case 'devices add':
       return `Device ${r.id} added: ${r.name}, identifier ${r.imei}${r.plate ? `, plate ${r.plate}` : ''}.\n`;
+    case 'devices key':
+      return r.key === null
+        ? `Device ${r.id}: report key cleared; its OsmAnd reports are accepted without one.\n`
+        : `Device ${r.id}: report key set. It is shown this once; enter it in the phone app (parameter key):\n${r.key}\n`;
     case 'tokens create':
       return `Token ${r.id} created with scopes ${(r.scopes as string[]).join(',')}.\nThe token is shown this once; store it now:\n${r.token}\n`;
     case 'tokens list': {

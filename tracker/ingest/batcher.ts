@@ -48,6 +48,7 @@ export class PositionBatcher {
   private pendingRows = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  private delayMs: number;
   stored = 0;
   /** Frames and reports whose write the database refused even alone (their devices got no ACK). */
   refusedWrites = 0;
@@ -57,7 +58,14 @@ export class PositionBatcher {
     private readonly logger: Logger,
     private readonly onStored: OnStored | null = null,
     private readonly options: BatcherOptions = { maxDelayMs: 20, maxRows: 2000 },
-  ) {}
+  ) {
+    this.delayMs = options.maxDelayMs;
+  }
+
+  /** On shutdown: each batch is written as soon as the previous one is, so connections drain fast. */
+  hurry(): void {
+    this.delayMs = 0;
+  }
 
   /** Resolves once the positions and reports are committed. */
   add(rows: DevicePosition[], reports: DeviceReport[] = []): Promise<void> {
@@ -66,7 +74,7 @@ export class PositionBatcher {
       this.pending.push({ rows, reports, resolve, reject });
       this.pendingRows += rows.length + reports.length;
       if (this.pendingRows >= this.options.maxRows) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
+      else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
     });
   }
 

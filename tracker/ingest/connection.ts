@@ -1,8 +1,10 @@
 // One device connection: recognise the protocol, split frames, decode, identify the device, store
 // positions and only then ACK. Frames of a connection are handled strictly in order. Nothing a
 // socket sends can throw out of here: a bad frame is counted and dropped, a hostile peer closed.
+// A second connection for a device already connected here is settled by DEVICE_TAKEOVER.
 import type { Socket } from 'node:net';
 import type { Counter } from 'prom-client';
+import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei } from '../devices/repository.js';
@@ -28,6 +30,8 @@ export interface ConnectionDeps {
   crcStrict: boolean;
   /** What the plausibility check accepts (POSITION_EARLIEST_TIME, POSITION_MAX_FUTURE). */
   plausible: PlausibleLimits;
+  takeover: Config['DEVICE_TAKEOVER'];
+  /** From the moment a connection opens: it must have identified by then, whatever it sends. */
   loginTimeoutMs: number;
   idleTimeoutMs: number;
   maxFrameBytes: number;
@@ -37,6 +41,8 @@ export interface ConnectionDeps {
 const DETECT_BYTES = 64;
 /** Frames queued before the socket is paused (backpressure on a flooding peer). */
 const MAX_QUEUED = 256;
+/** Frames of an identified connection handled together, their positions stored in one batch. */
+const SHARED_BATCH = 64;
 /**
  * How long an ended connection waits for the device's own FIN before it is closed: the ACKs are on
  * their way by then, and a device whose link died silently must not hold a stop until its deadline.
@@ -59,6 +65,8 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
   let framer: Framer | null = protocol ? protocol.createFramer(deps.maxFrameBytes) : null;
   let head = Buffer.alloc(0);
   let deviceId: string | null = null;
+  /** Identified while another connection speaks for the device: it takes over with its first position. */
+  let takingOver = false;
   let closed = false;
   let ended = false;
   const queue: Buffer[] = [];
@@ -79,11 +87,16 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
   };
 
   socket.setNoDelay(true);
-  socket.setTimeout(deps.loginTimeoutMs);
+  // A fixed deadline, not an idle timer: a peer trickling bytes must not keep an unidentified socket.
+  const loginDeadline = setTimeout(() => {
+    deps.stats.countRefusedConnection('login_timeout');
+    socket.destroy();
+  }, deps.loginTimeoutMs);
   socket.on('timeout', () => socket.destroy());
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
     closed = true;
+    clearTimeout(loginDeadline);
     deps.stats.connections--;
     if (deviceId) void deps.sessions.detach(deviceId, live);
   });
@@ -113,7 +126,11 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     working = true;
     try {
       while (queue.length > 0 && !closed) {
-        await handleFrame(queue.shift()!);
+        // Once the device speaks for itself here, frames waiting together share one batch: a unit
+        // uploading its backlog (or one in flight at a stop) waits for one commit, not one each.
+        // Their ACKs still go out in order: a batch's waiters are released in the order they came.
+        if (deviceId && !takingOver) await Promise.all(queue.splice(0, SHARED_BATCH).map(handleFrame));
+        else await handleFrame(queue.shift()!);
         if (queue.length <= MAX_QUEUED / 2 && socket.isPaused()) socket.resume();
       }
     } catch (err) {
@@ -153,8 +170,10 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     if (positions.length > 0 || reports.length > 0) {
       const id = deviceId;
       await deps.batcher.add(positions.map((position) => ({ deviceId: id, position })), reports);
+      if (takingOver && positions.length > 0) await takeOver();
     }
-    if (result.commandReply !== undefined) {
+    // Only the connection that speaks for the device answers its commands.
+    if (result.commandReply !== undefined && deps.sessions.get(deviceId) === live) {
       const p = positions[0];
       const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
       await deps.dispatcher.replied(deviceId, result.commandReply, position);
@@ -177,19 +196,42 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       socket.destroy(); // one connection speaks for one device
       return false;
     }
+    const current = deps.sessions.get(device.id);
+    const second = current !== undefined && current !== live;
+    if (second && deps.takeover === 'older') {
+      deps.stats.countTakeover('older');
+      deps.logger.warn({ deviceId: device.id, protocol: protocol!.name, remoteAddress: socket.remoteAddress }, 'second connection of a connected device refused');
+      socket.destroy();
+      closed = true;
+      return false;
+    }
     session.identity = identity;
     deviceId = device.id;
+    clearTimeout(loginDeadline);
     socket.setTimeout(deps.idleTimeoutMs);
-    await deps.sessions.attach(device.id, protocol!.name, live);
+    // A login alone proves nothing but the identifier: the connection speaking for the device keeps
+    // its commands until this one has sent a position.
+    if (second) takingOver = true;
+    else await deps.sessions.attach(device.id, protocol!.name, live);
     return true;
+  }
+
+  async function takeOver(): Promise<void> {
+    takingOver = false;
+    if (await deps.sessions.attach(deviceId!, protocol!.name, live)) {
+      deps.stats.countTakeover('newer');
+      deps.logger.warn({ deviceId, protocol: protocol!.name, remoteAddress: socket.remoteAddress }, 'device connection taken over by a newer one');
+    }
   }
 
   return {
     async drain() {
-      if (working) await new Promise<void>((resolve) => whenIdle.push(resolve));
+      // Nothing read from now on is handled: a device sending without pause must not hold the stop.
       ended = true;
+      if (working) await new Promise<void>((resolve) => whenIdle.push(resolve));
       if (closed) return;
       socket.end();
+      socket.resume(); // read on (and ignore) until the device's FIN
       setTimeout(() => socket.destroy(), END_LINGER_MS).unref();
     },
   };

@@ -1,9 +1,11 @@
 // The device-facing TCP listeners: DEVICE_PORT recognises every binary/text protocol from the
 // first bytes; Traccar's dedicated ports (GT06 5023, Teltonika 5027, H02 5013) speak one each, so
-// a fleet moves over without touching its devices.
+// a fleet moves over without touching its devices. Connections past DEVICE_MAX_CONNECTIONS, in
+// total or from one address, are closed as they arrive.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Protocol } from '../protocols/types.js';
+import { ConnectionCaps } from './address-limits.js';
 import { handleConnection, type ConnectionDeps, type DeviceConnection } from './connection.js';
 
 export interface Listener {
@@ -23,14 +25,30 @@ export interface DeviceServers {
   closeSockets(): void;
 }
 
-export async function startDeviceServers(listeners: Listener[], host: string, deps: ConnectionDeps): Promise<DeviceServers> {
+export interface ConnectionLimits {
+  total: number;
+  perAddress: number;
+}
+
+export async function startDeviceServers(listeners: Listener[], host: string, limits: ConnectionLimits, deps: ConnectionDeps): Promise<DeviceServers> {
   const connections = new Map<Socket, DeviceConnection>();
+  const caps = new ConnectionCaps(limits.total, limits.perAddress);
   const servers: Server[] = [];
   const ports: Record<string, number> = {};
   for (const l of listeners) {
     const server = createServer({ noDelay: true }, (socket) => {
+      const address = socket.remoteAddress ?? '';
+      const refusal = caps.admit(address);
+      if (refusal) {
+        deps.stats.countRefusedConnection(refusal);
+        socket.destroy();
+        return;
+      }
       connections.set(socket, handleConnection(socket, l.protocols, deps));
-      socket.once('close', () => connections.delete(socket));
+      socket.once('close', () => {
+        connections.delete(socket);
+        caps.release(address);
+      });
     });
     server.on('error', (err) => deps.logger.error({ err, listener: l.name }, 'device listener error'));
     ports[l.name] = await new Promise<number>((resolve, reject) => {

@@ -44,6 +44,8 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     commandOutcomes: ctx.metrics.commands,
     crcStrict: config.CRC_STRICT,
     plausible: { earliest: config.POSITION_EARLIEST_TIME, maxFutureMs: config.POSITION_MAX_FUTURE },
+
+    takeover: config.DEVICE_TAKEOVER,
     loginTimeoutMs: config.LOGIN_TIMEOUT_SECONDS * 1000,
     idleTimeoutMs: config.DEVICE_TIMEOUT_SECONDS * 1000,
     maxFrameBytes: MAX_FRAME_BYTES,
@@ -56,8 +58,8 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     { name: 'device', port: config.DEVICE_PORT, protocols: PROTOCOLS },
     ...dedicated.filter(([, port]) => port !== 0).map(([name, port]) => ({ name, port, protocols: PROTOCOLS.filter((p) => p.name === name) })),
   ];
-  const servers = await startDeviceServers(listeners, config.DEVICE_HOST, deps);
-  const osmand = await startOsmAndServer(config.OSMAND_PORT, config.DEVICE_HOST, deps);
+  const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS }, deps);
+  const osmand = await startOsmAndServer(config.OSMAND_PORT, config.DEVICE_HOST, config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, deps);
   let sweeping = false;
   const offlineSweep = setInterval(() => {
     if (sweeping) return;
@@ -75,6 +77,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
       const closed = servers.stopAccepting();
       clearInterval(offlineSweep);
       const osmandClosed = osmand.close(deadline);
+      deps.batcher.hurry();
       void servers.drain();
       // Devices close their side on our FIN; the deadline closes the rest.
       const cut = setTimeout(() => servers.closeSockets(), Math.max(0, deadline - Date.now()));

@@ -46,13 +46,18 @@ export class DeviceSessions {
     this.listeners.push(listener);
   }
 
-  /** A device identified itself on a connection: an older connection of the same device is closed. */
-  async attach(deviceId: string, protocol: string, conn: LiveConnection): Promise<void> {
+  /**
+   * The connection now speaks for the device: an older connection of the same device is closed.
+   * True when it replaced one.
+   */
+  async attach(deviceId: string, protocol: string, conn: LiveConnection): Promise<boolean> {
     const previous = this.live.get(deviceId);
     this.live.set(deviceId, conn);
-    if (previous && previous !== conn) previous.close();
+    const replaced = previous !== undefined && previous !== conn;
+    if (replaced) previous.close();
     await this.tracked(this.record(deviceId, 'online', protocol));
     for (const l of this.listeners) l(deviceId);
+    return replaced;
   }
 
   async detach(deviceId: string, conn: LiveConnection): Promise<void> {

@@ -1,12 +1,17 @@
 // Counters of the device side (connections, frames, decode errors by protocol, garbage, refused
-// identities, bad checksums per device, implausible positions by protocol and reason), exposed by
-// the metrics (tracker/metrics.ts) at each scrape.
+// identities, bad checksums per device, implausible positions by protocol and reason, refused
+// connections, takeovers, limited OsmAnd reports), exposed by the metrics (tracker/metrics.ts) at each scrape.
 export class IngestStats {
   connections = 0;
   framesDecoded = 0;
   positionsReceived = 0;
   garbageBytes = 0;
   unknownIdentities = 0;
+  osmandLimited = 0;
+  /** Connections closed by a limit: total, address (caps at accept), login_timeout. */
+  readonly refusedConnections = new Map<string, number>();
+  /** Second connections of a connected device, by the one that won: newer or older. */
+  readonly takeovers = new Map<string, number>();
   /** Frames (and OsmAnd reports) that could not be decoded, by protocol. */
   readonly decodeErrors = new Map<string, number>();
   readonly badChecksums = new Map<string, number>();
@@ -17,6 +22,14 @@ export class IngestStats {
 
   countDecodeError(protocol: string): void {
     this.decodeErrors.set(protocol, (this.decodeErrors.get(protocol) ?? 0) + 1);
+  }
+
+  countRefusedConnection(reason: 'total' | 'address' | 'login_timeout'): void {
+    this.refusedConnections.set(reason, (this.refusedConnections.get(reason) ?? 0) + 1);
+  }
+
+  countTakeover(winner: 'newer' | 'older'): void {
+    this.takeovers.set(winner, (this.takeovers.get(winner) ?? 0) + 1);
   }
 
   countBadChecksum(deviceId: string): void {

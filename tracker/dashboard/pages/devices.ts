@@ -1,16 +1,18 @@
 // Devices: the account's list with status, last position and last update; adding a device by its
-// identifier; a device's page with its details and the edit form.
+// identifier; a device's page with its details, the edit form and its OsmAnd report key.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
+import { clearReportKey, reportKeyHash, setReportKey } from '../../devices/report-key.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
 import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
 import type { Session } from '../sessions.js';
+import { shownOnce } from '../shown-once.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 
 const NewDevice = z.object({ imei, name: deviceName, plate: plate.default('') });
@@ -83,7 +85,22 @@ interface ShownSection {
 const shownSections = (ctx: TrackerContext, device: Device): Promise<ShownSection[]> =>
   Promise.all(DEVICE_SECTIONS.map(async (s) => ({ legend: s.legend, fields: await s.fields(ctx.db, device) })));
 
-function devicePage(session: Session, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null): string {
+/** Set, replace or remove the key an OsmAnd phone must send; the key itself is never shown again. */
+function reportKeyPanel(session: Session, device: Device, keySet: boolean): Html {
+  return html`<section aria-labelledby="report-key" class="panel">
+  <h2 id="report-key">Report key (OsmAnd)</h2>
+  <p>${keySet
+    ? html`A key is set: this unit's OsmAnd reports are accepted only with it (parameter <code>key</code>).`
+    : html`No key is set: an OsmAnd report naming this unit's identifier is accepted. Set a key and enter it in the phone app so that knowing the identifier is not enough.`}</p>
+  <form method="post" action="${deviceUrl(device.id)}/report-key" class="form">
+    ${csrfInput(session)}
+    <button type="submit" name="action" value="set" class="button">${keySet ? 'Replace the key' : 'Set a key'}</button>
+    ${keySet ? html`<button type="submit" name="action" value="clear" class="button button-secondary">Remove the key</button>` : html``}
+  </form>
+</section>`;
+}
+
+function devicePage(session: Session, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null, keySet: boolean): string {
   return page(
     { title: device.name, session, section: 'devices', notice: message, before: html`<p class="back"><a href="${BASE}/devices">← All devices</a></p>` },
     html`<dl class="facts">
@@ -104,7 +121,8 @@ function devicePage(session: Session, device: Device, sections: ShownSection[], 
     ${sections.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
     <button type="submit" class="button">Save changes</button>
   </form>
-</section>`,
+</section>
+${reportKeyPanel(session, device, keySet)}`,
   );
 }
 
@@ -136,8 +154,10 @@ export function devicesPages(ctx: TrackerContext): Router {
 
   router.get('/devices/:id', async (req, res) => {
     const device = await ownDevice(ctx, res, req.params.id);
-    const message = req.query.saved === '1' ? notice('success', 'Changes saved.') : null;
-    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message));
+    const saved = { '1': 'Changes saved.', 'key-removed': 'Report key removed: OsmAnd reports for this unit are accepted without one.' }[String(req.query.saved)];
+    const message = saved ? notice('success', saved) : null;
+    const keySet = (await reportKeyHash(ctx.db, device.id)) !== null;
+    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, keySet));
   });
 
   router.post('/devices/:id', async (req, res) => {
@@ -145,11 +165,31 @@ export function devicesPages(ctx: TrackerContext): Router {
     const values = formValues(req.body);
     const results = DEVICE_SECTIONS.map((s) => s.parse(values));
     const errors: FormErrors = Object.assign({}, ...results.map((r) => (r.ok ? {} : errorsOf(r.error))));
-    if (Object.keys(errors).length > 0) return res.status(400).send(devicePage(sessionOf(res), device, await shownSections(ctx, device), values, errors, null));
+    if (Object.keys(errors).length > 0) {
+      const keySet = (await reportKeyHash(ctx.db, device.id)) !== null;
+      return res.status(400).send(devicePage(sessionOf(res), device, await shownSections(ctx, device), values, errors, null, keySet));
+    }
     await ctx.db.transaction(async (tx) => {
       for (const r of results) if (r.ok) await r.save(tx, device);
     });
     res.redirect(303, `${deviceUrl(device.id)}?saved=1`);
+  });
+
+  router.post('/devices/:id/report-key', async (req, res) => {
+    const device = await ownDevice(ctx, res, req.params.id);
+    const { action } = formValues(req.body);
+    if (action === 'clear') {
+      await clearReportKey(ctx.db, device.id);
+      return res.redirect(303, `${deviceUrl(device.id)}?saved=key-removed`);
+    }
+    if (action !== 'set') throw new ApiError('bad_request', 'Choose to set or remove the key.');
+    const key = (await setReportKey(ctx.db, device.id))!;
+    const message = shownOnce(
+      'Report key set',
+      [{ id: 'new-report-key', label: 'Report key', copy: 'Copy key', value: key }],
+      html`Enter it in the phone app as the <code>key</code> parameter of the server address (for example <code>?key=…</code>); from now on reports without it are not accepted.`,
+    );
+    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, true));
   });
 
   return router;
