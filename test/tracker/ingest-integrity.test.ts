@@ -35,7 +35,8 @@ describe.each(ENGINES)('ingest integrity on %s', (engine) => {
     (await f.as(account).get(`/api/public/v1/devices/${device}/positions?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`)).body.data as unknown[];
 
   beforeAll(async () => {
-    f = await startTrackerFixture(engine);
+    // Every client here shares 127.0.0.1: the per-address OsmAnd limit, a defence of its own, is lifted.
+    f = await startTrackerFixture(engine, { OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS: '1000000' });
     hostile = await f.account('Hostile');
     fleet = await f.account('Fleet');
     port = f.tracker.ingest.ports.device!;
