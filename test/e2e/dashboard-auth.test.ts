@@ -101,7 +101,7 @@ describe('signing in', () => {
     expect(cookie).not.toMatch(/; Secure/);
 
     // Behind nginx, which tells the gateway the request came over TLS.
-    const tls = new FormClient(stack.proxiedUrl, stack.proxiedUrl.replace('http:', 'https:'));
+    const tls = new FormClient(stack.proxiedUrl, stack.url);
     const proxyHeaders = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' };
     await tls.get('/dashboard/login', proxyHeaders);
     const secure = await tls.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD }, proxyHeaders);
@@ -114,6 +114,19 @@ describe('signing in', () => {
     await client.get('/dashboard/login');
     const res = await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, next: '//evil.example/dashboard/' });
     expect(res.location).toBe('/dashboard/devices');
+  });
+
+  test('"next" with encoded dots or slashes, dot segments or empty segments is not followed', async () => {
+    for (const next of ['/dashboard/%2e%2e/api-docs', '/dashboard/%2E%2E%2Fapi-docs', '/dashboard/..%2f..%2fapi-docs', '/dashboard/%2fevil.example', '/dashboard/%5c%5cevil.example', '/dashboard/./devices', '/dashboard//evil.example']) {
+      const client = new FormClient(stack.url);
+      const form = await client.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
+      expect(form.text).not.toContain('name="next"');
+      const res = await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, next });
+      expect(res.location).toBe('/dashboard/devices');
+    }
+    const client = new FormClient(stack.url);
+    await client.get('/dashboard/login');
+    expect((await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, next: '/dashboard/alerts?status=acknowledged' })).location).toBe('/dashboard/alerts?status=acknowledged');
   });
 
   test('a page asked for without a session leads to sign-in and back', async () => {
@@ -176,6 +189,18 @@ describe('CSRF and Origin', () => {
     expect(await tokenCount()).toBe(before + 1);
   });
 
+  test("a post whose Origin is only the request's own host, not PUBLIC_BASE_URL's, is refused", async () => {
+    // The second gateway answers on another host and port: a page served from there is not ours.
+    const own = await signIn(stack, 'owner@acme.test', PASSWORD, stack.proxiedUrl).catch((err: Error) => err);
+    expect(own).toBeInstanceOf(Error);
+    expect((own as Error).message).toMatch(/^sign-in answered 403/);
+    const before = await tokenCount();
+    await client.get('/dashboard/tokens');
+    const foreignHost = await client.post('/dashboard/tokens', { name: 'host', scopes: 'read' }, { origin: 'http://localhost:8080' });
+    expect(foreignHost.status).toBe(403);
+    expect(await tokenCount()).toBe(before);
+  });
+
   test('the sign-in form needs its own token (double-submit cookie)', async () => {
     const fresh = new FormClient(stack.url);
     const res = await fresh.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, _csrf: 'guessed' });
@@ -184,6 +209,16 @@ describe('CSRF and Origin', () => {
     // The refusal hands out a token, so the next try works.
     expect((await fresh.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD })).status).toBe(303);
   });
+});
+
+test('the API docs page is sent with the dashboard’s security headers', async () => {
+  const res = await fetch(`${stack.url}/api-docs`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/);
+  expect(res.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  for (const path of ['/api-docs/openapi.json', '/api-docs/init.js']) expect((await fetch(`${stack.url}${path}`)).headers.get('x-content-type-options')).toBe('nosniff');
 });
 
 describe('sign-in limits', () => {
@@ -196,7 +231,7 @@ describe('sign-in limits', () => {
     await createOwner(stack, acme, 'limited@acme.test', PASSWORD);
     // From another (proxied) address each, so only the email's count is at work.
     const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
-    const client = new FormClient(stack.proxiedUrl);
+    const client = new FormClient(stack.proxiedUrl, stack.url);
     for (let i = 1; i <= 3; i++) expect((await attempt(client, 'limited@acme.test', 'wrong password', from(i))).status).toBe(401);
     const refused = await attempt(client, 'limited@acme.test', PASSWORD, from(4));
     expect(refused.status).toBe(429);
@@ -216,16 +251,16 @@ describe('sign-in limits', () => {
     const refused = await attempt(client, 'owner@acme.test', PASSWORD, spoof(7));
     expect(refused.status).toBe(429);
     // The same person from another address (as nginx states it) may still sign in.
-    const elsewhere = new FormClient(stack.proxiedUrl);
+    const elsewhere = new FormClient(stack.proxiedUrl, stack.url);
     expect((await attempt(elsewhere, 'owner@acme.test', PASSWORD, { 'x-forwarded-for': '192.0.2.200' })).status).toBe(303);
   });
 
   test('a successful sign-in gives the address its attempt back and clears the email’s count', async () => {
-    const client = new FormClient(stack.proxiedUrl);
+    const client = new FormClient(stack.proxiedUrl, stack.url);
     const here = { 'x-forwarded-for': '198.51.100.77' };
     for (let i = 0; i < 2; i++) expect((await attempt(client, 'owner@acme.test', 'wrong password', here)).status).toBe(401);
     expect((await attempt(client, 'owner@acme.test', PASSWORD, here)).status).toBe(303);
-    const after = new FormClient(stack.proxiedUrl);
+    const after = new FormClient(stack.proxiedUrl, stack.url);
     for (let i = 0; i < 2; i++) expect((await attempt(after, 'owner@acme.test', 'wrong password', here)).status).toBe(401);
     expect((await attempt(after, 'owner@acme.test', PASSWORD, here)).status).toBe(303);
   });
