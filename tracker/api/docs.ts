@@ -9,7 +9,8 @@ import { openApiDocument } from './openapi.js';
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Fleet tracking API</title><link rel="stylesheet" href="/api-docs/assets/swagger-ui.css"></head>
+<title>Fleet tracking API</title><link rel="icon" type="image/png" href="/api-docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/api-docs/assets/swagger-ui.css"></head>
 <body><div id="docs"></div><script src="/api-docs/assets/swagger-ui-bundle.js"></script>
 <script src="/api-docs/init.js"></script></body></html>`;
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api-docs/openapi.json', dom_id: '#docs' });`;
