@@ -1,6 +1,7 @@
 // Dashboard sign-in through the gateway and the real tracker: the set-password link, the session
 // cookie, CSRF and Origin checks, sign-in limits and session expiry.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runCommand } from '../../tracker/admin/commands.js';
 import { digest } from '../../tracker/dashboard/secrets.js';
 import { sweepSessions } from '../../tracker/dashboard/sessions.js';
@@ -66,6 +67,42 @@ describe('the set-password link', () => {
     const resetToken = new URL(reset.setPasswordUrl).searchParams.get('token')!;
     expect((await client.post('/dashboard/set-password', { token: resetToken, password: newPassword, confirm: newPassword })).status).toBe(303);
     expect((await signedIn.get('/dashboard/devices')).location).toMatch(/^\/dashboard\/login\?/);
+  });
+
+  test('100 posts at once with made-up links do no password work: the owner still signs in quickly', async () => {
+    const timedSignIn = async () => {
+      const client = new FormClient(stack.url);
+      await client.get('/dashboard/login');
+      const started = performance.now();
+      const res = await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD });
+      expect(res.status).toBe(303);
+      return performance.now() - started;
+    };
+    const quiet = Math.min(await timedSignIn(), await timedSignIn());
+    // From 100 addresses, so that no per-address limit is what keeps them cheap.
+    const attacker = new FormClient(stack.proxiedUrl, stack.url);
+    const burst = Array.from({ length: 100 }, (_, i) =>
+      attacker.post('/dashboard/set-password', { token: `made-up-${i}`, password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': `198.18.0.${i + 1}` }),
+    );
+    await sleep(20);
+    const during = await timedSignIn();
+    const answers = await Promise.all(burst);
+    console.log(`sign-in: ${quiet.toFixed(0)} ms alone, ${during.toFixed(0)} ms during 100 made-up set-password posts`);
+    expect(answers.map((a) => a.status)).toEqual(Array(100).fill(404));
+    expect(during).toBeLessThan(quiet + 2500);
+  });
+
+  test('each address may send 10 set-password forms a window, then gets 429 with Retry-After; others are not affected', async () => {
+    const client = new FormClient(stack.proxiedUrl, stack.url);
+    const from = { 'x-forwarded-for': '198.51.100.99' };
+    for (let i = 0; i < 10; i++) expect((await client.post('/dashboard/set-password', { token: `guess-${i}`, password: PASSWORD, confirm: PASSWORD }, from)).status).toBe(404);
+    const refused = await client.post('/dashboard/set-password', { token: 'guess-10', password: PASSWORD, confirm: PASSWORD }, from);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(refused.text).toContain('Too many attempts to set a password. Try again in 15 minutes.');
+    const { setPasswordUrl } = (await runCommand(stack.tracker.ctx, 'users create', { account: acme, email: 'fourth@acme.test' })) as { setPasswordUrl: string };
+    const token = new URL(setPasswordUrl).searchParams.get('token')!;
+    expect((await client.post('/dashboard/set-password', { token, password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': '198.51.100.100' })).status).toBe(303);
   });
 
   test('an unknown or missing token shows the same page', async () => {
@@ -227,21 +264,39 @@ describe('sign-in limits', () => {
     return client.post('/dashboard/login', { email, password }, headers);
   };
 
-  test('after 3 failures for one email, even the right password is refused for a while, with Retry-After', async () => {
+  test('after 3 failures for one email from one address, each further try there waits 2, 4… seconds, with Retry-After', async () => {
     await createOwner(stack, acme, 'limited@acme.test', PASSWORD);
-    // From another (proxied) address each, so only the email's count is at work.
-    const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
     const client = new FormClient(stack.proxiedUrl, stack.url);
-    for (let i = 1; i <= 3; i++) expect((await attempt(client, 'limited@acme.test', 'wrong password', from(i))).status).toBe(401);
-    const refused = await attempt(client, 'limited@acme.test', PASSWORD, from(4));
+    const here = { 'x-forwarded-for': '198.51.100.1' };
+    for (let i = 1; i <= 3; i++) expect((await attempt(client, 'limited@acme.test', 'wrong password', here)).status).toBe(401);
+    const refused = await attempt(client, 'limited@acme.test', PASSWORD, here);
     expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
-    expect(refused.text).toContain('Too many sign-in attempts');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(2);
+    expect(refused.text).toMatch(/Too many sign-in attempts. Try again in [12] seconds?\./);
+    await sleep(2100);
+    expect((await attempt(client, 'limited@acme.test', 'wrong password', here)).status).toBe(401);
+    const longer = await attempt(client, 'limited@acme.test', PASSWORD, here);
+    expect(longer.status).toBe(429);
+    expect(Number(longer.headers.get('retry-after'))).toBeGreaterThan(2);
+    expect(Number(longer.headers.get('retry-after'))).toBeLessThanOrEqual(4);
     // An email without a user is limited the same way: the answers do not tell them apart.
-    for (let i = 5; i <= 7; i++) expect((await attempt(client, 'ghost@acme.test', 'wrong password', from(i))).status).toBe(401);
-    expect((await attempt(client, 'ghost@acme.test', 'wrong password', from(8))).status).toBe(429);
-    // Other users are not affected.
-    expect((await attempt(client, 'owner@acme.test', PASSWORD, from(9))).status).toBe(303);
+    const ghost = { 'x-forwarded-for': '198.51.100.2' };
+    for (let i = 1; i <= 3; i++) expect((await attempt(client, 'ghost@acme.test', 'wrong password', ghost)).status).toBe(401);
+    expect((await attempt(client, 'ghost@acme.test', 'wrong password', ghost)).status).toBe(429);
+  });
+
+  test('failures from an attacker’s addresses never keep the owner out at their own', async () => {
+    const attacker = new FormClient(stack.proxiedUrl, stack.url);
+    for (let n = 1; n <= 3; n++) {
+      const from = { 'x-forwarded-for': `203.0.113.${n}` };
+      for (let i = 0; i < 6; i++) expect([401, 429]).toContain((await attempt(attacker, 'owner@acme.test', 'wrong password', from)).status);
+      expect((await attempt(attacker, 'owner@acme.test', PASSWORD, from)).status).toBe(429);
+    }
+    const owner = new FormClient(stack.proxiedUrl, stack.url);
+    const started = Date.now();
+    expect((await attempt(owner, 'owner@acme.test', PASSWORD, { 'x-forwarded-for': '192.0.2.44' })).status).toBe(303);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   test('one address is limited across emails, and cannot escape by sending its own forwarding headers', async () => {
