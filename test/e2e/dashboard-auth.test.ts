@@ -6,6 +6,7 @@ import { runCommand } from '../../tracker/admin/commands.js';
 import { digest } from '../../tracker/dashboard/secrets.js';
 import { sweepSessions } from '../../tracker/dashboard/sessions.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
+import { sample } from '../helpers/metrics.js';
 
 let stack: DashboardStack;
 let acme: string;
@@ -100,6 +101,7 @@ describe('the set-password link', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
     expect(refused.text).toContain('Too many attempts to set a password. Try again in 15 minutes.');
+    expect(sample(await stack.tracker.ctx.metrics.registry.metrics(), 'fleet_dashboard_throttled_total', { form: 'set_password' })).toBe(1);
     const { setPasswordUrl } = (await runCommand(stack.tracker.ctx, 'users create', { account: acme, email: 'fourth@acme.test' })) as { setPasswordUrl: string };
     const token = new URL(setPasswordUrl).searchParams.get('token')!;
     expect((await client.post('/dashboard/set-password', { token, password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': '198.51.100.100' })).status).toBe(303);
@@ -274,6 +276,7 @@ describe('sign-in limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(2);
     expect(refused.text).toMatch(/Too many sign-in attempts. Try again in [12] seconds?\./);
+    expect(sample(await stack.tracker.ctx.metrics.registry.metrics(), 'fleet_dashboard_throttled_total', { form: 'sign_in' })).toBeGreaterThanOrEqual(1);
     await sleep(2100);
     expect((await attempt(client, 'limited@acme.test', 'wrong password', here)).status).toBe(401);
     const longer = await attempt(client, 'limited@acme.test', PASSWORD, here);

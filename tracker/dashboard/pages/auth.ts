@@ -116,6 +116,7 @@ export function authPages(ctx: TrackerContext): Router {
     const who = { email: parsed.data.email, address: clientAddress(req) };
     const wait = await countAttempt(db, who, config);
     if (wait > 0) {
+      ctx.metrics.dashboardThrottled.inc({ form: 'sign_in' });
       res.set('Retry-After', String(wait));
       return retry(429, { message: notice('error', `Too many sign-in attempts. Try again in ${waitText(wait)}.`) });
     }
@@ -142,6 +143,7 @@ export function authPages(ctx: TrackerContext): Router {
   router.post('/set-password', async (req, res) => {
     const wait = await countSetPassword(db, clientAddress(req), config);
     if (wait > 0) {
+      ctx.metrics.dashboardThrottled.inc({ form: 'set_password' });
       res.set('Retry-After', String(wait));
       return res.status(429).send(page({ title: 'Set your password', notice: notice('error', `Too many attempts to set a password. Try again in ${waitText(wait)}.`) }, html``));
     }
