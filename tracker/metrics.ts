@@ -1,7 +1,7 @@
 // The tracker's Prometheus metrics, all named here: API requests by route template, the device side
 // (connections, devices online by protocol, positions stored, frames and implausible positions
-// refused), command outcomes, and the outbound webhook deliveries. Served on TRACKER_METRICS_PORT by
-// the process (tracker/main.ts).
+// refused), command outcomes, the outbound webhook deliveries, and dashboard forms refused for too
+// many attempts. Served on TRACKER_METRICS_PORT by the process (tracker/main.ts).
 import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
 import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { CommandStatus } from './commands/repository.js';
@@ -25,6 +25,8 @@ export interface TrackerMetrics {
   webhookFailures: Counter<'reason'>;
   /** Webhook deliveries waiting to be attempted (new or waiting for a retry), as last counted by the sender. */
   webhookBacklog: Gauge;
+  /** Dashboard forms refused with 429 for too many attempts: sign_in, set_password. */
+  dashboardThrottled: Counter<'form'>;
 }
 
 export function trackerMetrics(): TrackerMetrics {
@@ -43,6 +45,13 @@ export function trackerMetrics(): TrackerMetrics {
     registers: [registry],
   });
   for (const reason of ['status', 'timeout', 'network'] satisfies WebhookFailureReason[]) webhookFailures.inc({ reason }, 0);
+  const dashboardThrottled = new Counter<'form'>({
+    name: 'fleet_dashboard_throttled_total',
+    help: 'Dashboard forms refused for too many attempts, by form: sign_in, set_password',
+    labelNames: ['form'],
+    registers: [registry],
+  });
+  for (const form of ['sign_in', 'set_password']) dashboardThrottled.inc({ form }, 0);
   return {
     registry,
     requests: requestHistogram(registry),
@@ -50,6 +59,7 @@ export function trackerMetrics(): TrackerMetrics {
     webhookDeliveries: new Counter({ name: 'fleet_webhook_deliveries_total', help: 'Outbound webhook attempts answered with a 2xx', registers: [registry] }),
     webhookFailures,
     webhookBacklog: new Gauge({ name: 'fleet_webhook_backlog', help: 'Webhook deliveries waiting to be attempted (new or waiting for a retry)', registers: [registry] }),
+    dashboardThrottled,
   };
 }
 

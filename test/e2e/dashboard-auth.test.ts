@@ -1,10 +1,12 @@
 // Dashboard sign-in through the gateway and the real tracker: the set-password link, the session
 // cookie, CSRF and Origin checks, sign-in limits and session expiry.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runCommand } from '../../tracker/admin/commands.js';
 import { digest } from '../../tracker/dashboard/secrets.js';
 import { sweepSessions } from '../../tracker/dashboard/sessions.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
+import { sample } from '../helpers/metrics.js';
 
 let stack: DashboardStack;
 let acme: string;
@@ -68,6 +70,43 @@ describe('the set-password link', () => {
     expect((await signedIn.get('/dashboard/devices')).location).toMatch(/^\/dashboard\/login\?/);
   });
 
+  test('100 posts at once with made-up links do no password work: the owner still signs in quickly', async () => {
+    const timedSignIn = async () => {
+      const client = new FormClient(stack.url);
+      await client.get('/dashboard/login');
+      const started = performance.now();
+      const res = await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD });
+      expect(res.status).toBe(303);
+      return performance.now() - started;
+    };
+    const quiet = Math.min(await timedSignIn(), await timedSignIn());
+    // From 100 addresses, so that no per-address limit is what keeps them cheap.
+    const attacker = new FormClient(stack.proxiedUrl, stack.url);
+    const burst = Array.from({ length: 100 }, (_, i) =>
+      attacker.post('/dashboard/set-password', { token: `made-up-${i}`, password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': `198.18.0.${i + 1}` }),
+    );
+    await sleep(20);
+    const during = await timedSignIn();
+    const answers = await Promise.all(burst);
+    console.log(`sign-in: ${quiet.toFixed(0)} ms alone, ${during.toFixed(0)} ms during 100 made-up set-password posts`);
+    expect(answers.map((a) => a.status)).toEqual(Array(100).fill(404));
+    expect(during).toBeLessThan(quiet + 2500);
+  });
+
+  test('each address may send 10 set-password forms a window, then gets 429 with Retry-After; others are not affected', async () => {
+    const client = new FormClient(stack.proxiedUrl, stack.url);
+    const from = { 'x-forwarded-for': '198.51.100.99' };
+    for (let i = 0; i < 10; i++) expect((await client.post('/dashboard/set-password', { token: `guess-${i}`, password: PASSWORD, confirm: PASSWORD }, from)).status).toBe(404);
+    const refused = await client.post('/dashboard/set-password', { token: 'guess-10', password: PASSWORD, confirm: PASSWORD }, from);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(refused.text).toContain('Too many attempts to set a password. Try again in 15 minutes.');
+    expect(sample(await stack.tracker.ctx.metrics.registry.metrics(), 'fleet_dashboard_throttled_total', { form: 'set_password' })).toBe(1);
+    const { setPasswordUrl } = (await runCommand(stack.tracker.ctx, 'users create', { account: acme, email: 'fourth@acme.test' })) as { setPasswordUrl: string };
+    const token = new URL(setPasswordUrl).searchParams.get('token')!;
+    expect((await client.post('/dashboard/set-password', { token, password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': '198.51.100.100' })).status).toBe(303);
+  });
+
   test('an unknown or missing token shows the same page', async () => {
     const client = new FormClient(stack.url);
     expect((await client.get('/dashboard/set-password?token=not-a-token')).status).toBe(404);
@@ -101,7 +140,7 @@ describe('signing in', () => {
     expect(cookie).not.toMatch(/; Secure/);
 
     // Behind nginx, which tells the gateway the request came over TLS.
-    const tls = new FormClient(stack.proxiedUrl, stack.proxiedUrl.replace('http:', 'https:'));
+    const tls = new FormClient(stack.proxiedUrl, stack.url);
     const proxyHeaders = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' };
     await tls.get('/dashboard/login', proxyHeaders);
     const secure = await tls.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD }, proxyHeaders);
@@ -114,6 +153,19 @@ describe('signing in', () => {
     await client.get('/dashboard/login');
     const res = await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, next: '//evil.example/dashboard/' });
     expect(res.location).toBe('/dashboard/devices');
+  });
+
+  test('"next" with encoded dots or slashes, dot segments or empty segments is not followed', async () => {
+    for (const next of ['/dashboard/%2e%2e/api-docs', '/dashboard/%2E%2E%2Fapi-docs', '/dashboard/..%2f..%2fapi-docs', '/dashboard/%2fevil.example', '/dashboard/%5c%5cevil.example', '/dashboard/./devices', '/dashboard//evil.example']) {
+      const client = new FormClient(stack.url);
+      const form = await client.get(`/dashboard/login?next=${encodeURIComponent(next)}`);
+      expect(form.text).not.toContain('name="next"');
+      const res = await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, next });
+      expect(res.location).toBe('/dashboard/devices');
+    }
+    const client = new FormClient(stack.url);
+    await client.get('/dashboard/login');
+    expect((await client.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, next: '/dashboard/alerts?status=acknowledged' })).location).toBe('/dashboard/alerts?status=acknowledged');
   });
 
   test('a page asked for without a session leads to sign-in and back', async () => {
@@ -176,6 +228,18 @@ describe('CSRF and Origin', () => {
     expect(await tokenCount()).toBe(before + 1);
   });
 
+  test("a post whose Origin is only the request's own host, not PUBLIC_BASE_URL's, is refused", async () => {
+    // The second gateway answers on another host and port: a page served from there is not ours.
+    const own = await signIn(stack, 'owner@acme.test', PASSWORD, stack.proxiedUrl).catch((err: Error) => err);
+    expect(own).toBeInstanceOf(Error);
+    expect((own as Error).message).toMatch(/^sign-in answered 403/);
+    const before = await tokenCount();
+    await client.get('/dashboard/tokens');
+    const foreignHost = await client.post('/dashboard/tokens', { name: 'host', scopes: 'read' }, { origin: 'http://localhost:8080' });
+    expect(foreignHost.status).toBe(403);
+    expect(await tokenCount()).toBe(before);
+  });
+
   test('the sign-in form needs its own token (double-submit cookie)', async () => {
     const fresh = new FormClient(stack.url);
     const res = await fresh.post('/dashboard/login', { email: 'owner@acme.test', password: PASSWORD, _csrf: 'guessed' });
@@ -186,27 +250,56 @@ describe('CSRF and Origin', () => {
   });
 });
 
+test('the API docs page is sent with the dashboard’s security headers', async () => {
+  const res = await fetch(`${stack.url}/api-docs`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/);
+  expect(res.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  for (const path of ['/api-docs/openapi.json', '/api-docs/init.js']) expect((await fetch(`${stack.url}${path}`)).headers.get('x-content-type-options')).toBe('nosniff');
+});
+
 describe('sign-in limits', () => {
   const attempt = async (client: FormClient, email: string, password: string, headers: Record<string, string> = {}) => {
     await client.get('/dashboard/login', headers);
     return client.post('/dashboard/login', { email, password }, headers);
   };
 
-  test('after 3 failures for one email, even the right password is refused for a while, with Retry-After', async () => {
+  test('after 3 failures for one email from one address, each further try there waits 2, 4… seconds, with Retry-After', async () => {
     await createOwner(stack, acme, 'limited@acme.test', PASSWORD);
-    // From another (proxied) address each, so only the email's count is at work.
-    const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
-    const client = new FormClient(stack.proxiedUrl);
-    for (let i = 1; i <= 3; i++) expect((await attempt(client, 'limited@acme.test', 'wrong password', from(i))).status).toBe(401);
-    const refused = await attempt(client, 'limited@acme.test', PASSWORD, from(4));
+    const client = new FormClient(stack.proxiedUrl, stack.url);
+    const here = { 'x-forwarded-for': '198.51.100.1' };
+    for (let i = 1; i <= 3; i++) expect((await attempt(client, 'limited@acme.test', 'wrong password', here)).status).toBe(401);
+    const refused = await attempt(client, 'limited@acme.test', PASSWORD, here);
     expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
-    expect(refused.text).toContain('Too many sign-in attempts');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(2);
+    expect(refused.text).toMatch(/Too many sign-in attempts. Try again in [12] seconds?\./);
+    expect(sample(await stack.tracker.ctx.metrics.registry.metrics(), 'fleet_dashboard_throttled_total', { form: 'sign_in' })).toBeGreaterThanOrEqual(1);
+    await sleep(2100);
+    expect((await attempt(client, 'limited@acme.test', 'wrong password', here)).status).toBe(401);
+    const longer = await attempt(client, 'limited@acme.test', PASSWORD, here);
+    expect(longer.status).toBe(429);
+    expect(Number(longer.headers.get('retry-after'))).toBeGreaterThan(2);
+    expect(Number(longer.headers.get('retry-after'))).toBeLessThanOrEqual(4);
     // An email without a user is limited the same way: the answers do not tell them apart.
-    for (let i = 5; i <= 7; i++) expect((await attempt(client, 'ghost@acme.test', 'wrong password', from(i))).status).toBe(401);
-    expect((await attempt(client, 'ghost@acme.test', 'wrong password', from(8))).status).toBe(429);
-    // Other users are not affected.
-    expect((await attempt(client, 'owner@acme.test', PASSWORD, from(9))).status).toBe(303);
+    const ghost = { 'x-forwarded-for': '198.51.100.2' };
+    for (let i = 1; i <= 3; i++) expect((await attempt(client, 'ghost@acme.test', 'wrong password', ghost)).status).toBe(401);
+    expect((await attempt(client, 'ghost@acme.test', 'wrong password', ghost)).status).toBe(429);
+  });
+
+  test('failures from an attacker’s addresses never keep the owner out at their own', async () => {
+    const attacker = new FormClient(stack.proxiedUrl, stack.url);
+    for (let n = 1; n <= 3; n++) {
+      const from = { 'x-forwarded-for': `203.0.113.${n}` };
+      for (let i = 0; i < 6; i++) expect([401, 429]).toContain((await attempt(attacker, 'owner@acme.test', 'wrong password', from)).status);
+      expect((await attempt(attacker, 'owner@acme.test', PASSWORD, from)).status).toBe(429);
+    }
+    const owner = new FormClient(stack.proxiedUrl, stack.url);
+    const started = Date.now();
+    expect((await attempt(owner, 'owner@acme.test', PASSWORD, { 'x-forwarded-for': '192.0.2.44' })).status).toBe(303);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   test('one address is limited across emails, and cannot escape by sending its own forwarding headers', async () => {
@@ -216,16 +309,16 @@ describe('sign-in limits', () => {
     const refused = await attempt(client, 'owner@acme.test', PASSWORD, spoof(7));
     expect(refused.status).toBe(429);
     // The same person from another address (as nginx states it) may still sign in.
-    const elsewhere = new FormClient(stack.proxiedUrl);
+    const elsewhere = new FormClient(stack.proxiedUrl, stack.url);
     expect((await attempt(elsewhere, 'owner@acme.test', PASSWORD, { 'x-forwarded-for': '192.0.2.200' })).status).toBe(303);
   });
 
   test('a successful sign-in gives the address its attempt back and clears the email’s count', async () => {
-    const client = new FormClient(stack.proxiedUrl);
+    const client = new FormClient(stack.proxiedUrl, stack.url);
     const here = { 'x-forwarded-for': '198.51.100.77' };
     for (let i = 0; i < 2; i++) expect((await attempt(client, 'owner@acme.test', 'wrong password', here)).status).toBe(401);
     expect((await attempt(client, 'owner@acme.test', PASSWORD, here)).status).toBe(303);
-    const after = new FormClient(stack.proxiedUrl);
+    const after = new FormClient(stack.proxiedUrl, stack.url);
     for (let i = 0; i < 2; i++) expect((await attempt(after, 'owner@acme.test', 'wrong password', here)).status).toBe(401);
     expect((await attempt(after, 'owner@acme.test', PASSWORD, here)).status).toBe(303);
   });

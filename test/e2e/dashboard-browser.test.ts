@@ -4,7 +4,7 @@
 // draws a geofence, creates an inbound webhook and reads the record it creates, adds an outbound
 // webhook and sends a test event that a local receiver gets signed with the secret shown, creates
 // an API token (shown once, with a working copy button), calls the API with it, revokes it and sees
-// the API refuse it within a second. Screenshots of each page, at desktop and phone widths, are
+// the API refuse it within a second, and reads the API docs. Screenshots of each page, at desktop and phone widths, are
 // kept in test/artifacts/dashboard/.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -319,6 +319,14 @@ describe('the dashboard in Chromium', () => {
     await page.waitForURL(`${base}/dashboard/login?signed_out=1`);
     await page.goto(`${base}/dashboard/tokens`);
     await page.waitForURL(/\/dashboard\/login\?next=/);
+  });
+
+  test('the API docs render under the same strict page headers', async () => {
+    const res = await page.goto(`${base}/api-docs`);
+    expect(res?.headers()['x-frame-options']).toBe('DENY');
+    await page.locator('.swagger-ui .info .title').waitFor();
+    expect(await page.locator('.swagger-ui .opblock').count()).toBeGreaterThan(20);
+    await shot('api-docs');
   });
 
   test('no page broke the CSP or threw, and no secret reached a log', () => {

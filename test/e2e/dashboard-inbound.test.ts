@@ -69,7 +69,7 @@ describe('inbound webhooks', () => {
     const url = shown(created.text, 'new-inbound-url')!;
     const secret = shown(created.text, 'new-inbound-secret')!;
     const address = shown(created.text, 'new-inbound-call')!.replaceAll('&amp;', '&');
-    expect(url).toMatch(/^http:\/\/localhost:8080\/api\/inbound\/inb_[A-Za-z0-9]+$/);
+    expect(url).toMatch(new RegExp(`^${stack.url}/api/inbound/inb_[A-Za-z0-9]+$`));
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(address).toBe(`${url}?secret=${secret}`);
 

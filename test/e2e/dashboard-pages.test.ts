@@ -3,6 +3,7 @@
 // devices, tokens or alerts, by URL manipulation included.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { runCommand } from '../../tracker/admin/commands.js';
+import { encodeCursor } from '../../tracker/api/paging.js';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
@@ -230,6 +231,17 @@ describe('through the gateway', () => {
     expect((await anonymous.get('/dashboard/login')).status).toBe(200);
     expect((await anonymous.get('/dashboard/nothing-here')).status).toBe(404);
     expect((await me.get('/dashboard')).location).toBe('/dashboard/devices');
+  });
+
+  test('a crafted cursor on any paged page is a 400 page, never a 500', async () => {
+    const crafted = ['+100000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '2026-02-30T00:00:00Z'].flatMap((t) => [encodeCursor({ t, id: 1 }), encodeCursor({ t, id: 'drv_x' })]);
+    for (const path of ['/dashboard/alerts', '/dashboard/geofences', '/dashboard/drivers', '/dashboard/records/incidents', '/dashboard/records/expenses', '/dashboard/records/work-orders', '/dashboard/records/unit-notes']) {
+      for (const cursor of crafted) {
+        const res = await me.get(`${path}?cursor=${cursor}`);
+        expect({ path, status: res.status }).toEqual({ path, status: 400 });
+        expect(res.text).toContain('not a cursor this API returned');
+      }
+    }
   });
 
   test('an oversized form is refused with a page, not stored', async () => {

@@ -1,6 +1,7 @@
 // The dashboard through the whole stack: an in-process tracker on a fresh PostgreSQL database
-// behind an in-process gateway on a real port, and a cookie-keeping HTTP client that posts forms
-// the way a browser on the dashboard's pages does (with its Origin).
+// behind an in-process gateway on a real port (PUBLIC_BASE_URL is that gateway's URL), and a
+// cookie-keeping HTTP client that posts forms the way a browser on the dashboard's pages does (with
+// its Origin).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, type Gateway } from '../../gateway/app.js';
@@ -12,25 +13,30 @@ import { runCommand } from '../../tracker/admin/commands.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';
+import { freePort } from './ports.js';
 
 export interface DashboardStack {
   tracker: RunningTracker;
   /** The gateway's base URL, e.g. http://127.0.0.1:43123. */
   url: string;
-  /** A second gateway that trusts one proxy hop in front of it (X-Forwarded-For / -Proto), as behind nginx. */
+  /**
+   * A second gateway that trusts one proxy hop in front of it (X-Forwarded-For / -Proto), as behind
+   * nginx; a browser reaching it shows PUBLIC_BASE_URL (`url`) as its Origin.
+   */
   proxiedUrl: string;
   db: TestDatabase;
   close(): Promise<void>;
 }
 
-function listen(gateway: Gateway): Promise<{ server: Server; url: string }> {
+function listen(gateway: Gateway, port = 0): Promise<{ server: Server; url: string }> {
   const server = createServer(gateway.app);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 }
 
 export async function startDashboardStack(settings: Record<string, string> = {}): Promise<DashboardStack> {
   const db = await createTestDatabase('postgres');
-  const ports = { TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+  const publicPort = await freePort();
+  const ports = { PUBLIC_BASE_URL: `http://127.0.0.1:${publicPort}`, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
   const tracker = await startTracker(parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, DEMO: 'false', ...ports, ...settings }), createLogger('tracker', 'silent'));
   const keys = ensureEmbeddedKeys(db.dataDir);
   const gatewayFor = (hops: string) =>
@@ -41,7 +47,7 @@ export async function startDashboardStack(settings: Record<string, string> = {})
       gatewaySecret: keys.gatewaySecret,
     });
   const gateways = [gatewayFor('0'), gatewayFor('1')];
-  const [direct, proxied] = await Promise.all(gateways.map(listen));
+  const [direct, proxied] = await Promise.all([listen(gateways[0]!, publicPort), listen(gateways[1]!)]);
   return {
     tracker,
     url: direct!.url,

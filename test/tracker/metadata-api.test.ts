@@ -166,6 +166,7 @@ describe('rules', () => {
   test.each<[string, object, RegExp]>([
     ['an operator that is not allowed', { condition: { log: ['x'] } }, /"condition": unknown or unsupported operator "log"/],
     ['a path into a prototype', { condition: { '==': [{ var: '__proto__.x' }, 1] } }, /"condition": variable "__proto__\.x" is not allowed/],
+    ['a variable name made by an operation', { condition: { '==': [{ var: { cat: ['constructor.na', 'me'] } }, 'Object'] } }, /"condition": variable names must be literal strings/],
     ['a condition that is not an object', { condition: 'speed > 50' }, /"condition"/],
     ['an unknown severity', { severity: 'urgent' }, /"severity": must be one of critical, warning, info/],
     ['a bad time window', { timeWindow: { from: '25:00', to: '06:00' } }, /"timeWindow\.from": must be a time HH:MM/],

@@ -13,12 +13,18 @@ describe('forbidden addresses', () => {
     '169.254.169.254', '169.254.1.1', '0.0.0.0', '255.255.255.255', '224.0.0.1',
     '::1', '::', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1',
     '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1',
+    // IPv4 carried inside IPv6: SIIT, IPv4-compatible in hex, NAT64, local-use NAT64, 6to4, Teredo (server, and client xor'ed)
+    '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '::ffff:0:a9fe:a9fe', '::7f00:1', '0:0:0:0:0:ffff:7f00:1',
+    '64:ff9b::7f00:1', '64:ff9b::10.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::5db8:d822', '64:ff9b:1:abcd::1',
+    '2002:7f00:1::', '2002:a9fe:a9fe::1', '2002:c0a8:101::',
+    '2001:0:7f00:1::1', '2001:0:5db8:d822::80ff:fffe', '2001:0:5db8:d822:0:0:f5ff:fffe',
+    'fe80::1%eth0',
     'not-an-address',
   ])('%s is refused', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34', '2001:db8::1'])('%s is allowed', (address) => {
+  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34', '2001:db8::1', '64:ff9b::5db8:d822', '2002:5db8:d822::1', '2001:0:5db8:d822::a247:27dd'])('%s is allowed', (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
   });
 });

@@ -29,7 +29,7 @@ export interface AdminContext {
   db: Db;
   privateKey: KeyObject;
   /** Settings the commands print links with, and those outbound webhook targets obey. */
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE' | 'MAX_TOKENS_PER_ACCOUNT'>;
 }
 
 const scopes = z
@@ -88,7 +88,7 @@ export const commands = {
     input: z.object({ account: accountId, scopes, name: requiredText('token name (--name)', 200).optional() }),
     async run(ctx: AdminContext, input: { account: string; scopes: Scope[]; name?: string | undefined }) {
       await requireAccount(ctx.db, input.account);
-      const { record, token } = await issueToken(ctx.db, ctx.privateKey, { accountId: input.account, name: input.name ?? 'API token', scopes: input.scopes });
+      const { record, token } = await issueToken(ctx.db, ctx.privateKey, { accountId: input.account, name: input.name ?? 'API token', scopes: input.scopes }, ctx.config);
       return { id: record.id, accountId: record.accountId, name: record.name, scopes: record.scopes, token };
     },
   },

@@ -1,4 +1,5 @@
-// Opaque page cursors: base64url of a small JSON object, checked on the way back in.
+// Opaque page cursors: base64url of a small JSON object, checked on the way back in against the
+// exact form the API writes, so nothing but a cursor it handed out reaches a query.
 import { ApiError } from '../../shared/errors.js';
 
 export function encodeCursor(value: Record<string, string | number>): string {
@@ -15,7 +16,21 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string, 
   throw new ApiError('bad_request', 'invalid query parameter "cursor": not a cursor this API returned');
 }
 
-export const isIsoTime = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+const CURSOR_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?Z$/;
+
+const daysIn = (year: number, month: number) =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/** A time as cursors carry it: UTC ISO 8601, years 0001 to 9999, to the microsecond at most, a real calendar date. */
+export function isCursorTime(v: unknown): v is string {
+  const m = typeof v === 'string' ? CURSOR_TIME.exec(v) : null;
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour < 24 && minute < 60 && second < 60;
+}
+
+/** Row ids that are database integers (bigint), never past what a JavaScript number holds exactly. */
+const isRowNumber = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 /** Without `limit`, lists answer at most this many rows (with `nextCursor` when there are more). */
 export const DEFAULT_LIST_LIMIT = 1000;
@@ -36,7 +51,7 @@ export function pageBody<T>(rows: T[], limit: number, limitGiven: boolean, curso
 /** Keyset of lists ordered by creation: (createdAt, id). */
 export function decodeCreatedCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
   if (!cursor) return null;
-  const { t, id } = decodeCursor(cursor, (v): v is { t: string; id: string } => isIsoTime(v.t) && typeof v.id === 'string' && v.id.length <= 64);
+  const { t, id } = decodeCursor(cursor, (v): v is { t: string; id: string } => isCursorTime(v.t) && typeof v.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v.id));
   return { createdAt: new Date(t), id };
 }
 
@@ -45,6 +60,6 @@ export const createdCursorOf = (row: { createdAt: Date; id: string }) => ({ t: r
 /** Keyset of lists ordered newest first by (createdAt, numeric id): alerts, events. */
 export function decodeNumberedCursor(cursor: string | undefined): { createdAt: Date; id: number } | null {
   if (!cursor) return null;
-  const { t, id } = decodeCursor(cursor, (v): v is { t: string; id: number } => isIsoTime(v.t) && Number.isInteger(v.id));
+  const { t, id } = decodeCursor(cursor, (v): v is { t: string; id: number } => isCursorTime(v.t) && isRowNumber(v.id));
   return { createdAt: new Date(t), id };
 }

@@ -7,7 +7,7 @@ import type { TrackerContext } from '../context.js';
 import type { Db } from '../storage/db.js';
 import { historyQuery } from '../positions/repository.js';
 import { callerDevice } from './devices.js';
-import { decodeCursor, encodeCursor, isIsoTime } from './paging.js';
+import { decodeCursor, encodeCursor, isCursorTime } from './paging.js';
 import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
 import { caller, parseQuery, requireScope } from './request.js';
 import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
@@ -17,9 +17,7 @@ import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.j
  * many rows (one COPY each) so as never to hold more than one batch; PostgreSQL streams one COPY.
  */
 const PGLITE_BATCH_ROWS = 100_000;
-/** Cursor times are ours: UTC, to the microsecond. */
-const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;
-const isCursor = (v: Record<string, unknown>): v is { t: string } => typeof v.t === 'string' && CURSOR_TIME.test(v.t) && isIsoTime(v.t);
+const isCursor = (v: Record<string, unknown>): v is { t: string } => isCursorTime(v.t);
 
 export function positionsRoutes(ctx: TrackerContext): Router {
   const router = Router();

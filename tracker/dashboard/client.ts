@@ -12,12 +12,6 @@ export function overTls(req: Request): boolean {
   return req.headers[INTERNAL_HEADERS.clientProto] === 'https';
 }
 
-/** The request's own origin, as the browser addressed it. */
-export function requestOrigin(req: Request): string | null {
-  const host = req.headers.host;
-  return host ? `${overTls(req) ? 'https' : 'http'}://${host}` : null;
-}
-
 export function cookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');

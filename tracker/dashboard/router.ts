@@ -4,6 +4,7 @@
 import { Router, urlencoded, type ErrorRequestHandler } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
+import { pageHeaders } from '../http/page-headers.js';
 import { serveAsset } from './assets.js';
 import { html } from './html.js';
 import { BASE, page } from './layout.js';
@@ -17,7 +18,7 @@ import { recordsPages } from './pages/records.js';
 import { tokensPages } from './pages/tokens.js';
 import { trackPage } from './pages/track.js';
 import { webhooksPages } from './pages/webhooks.js';
-import { checkOrigin, requireSession, securityHeaders, sessionOf } from './security.js';
+import { checkOrigin, requireSession, sessionOf } from './security.js';
 import { endSession, type Session } from './sessions.js';
 
 const TITLES: Record<number, string> = {
@@ -47,7 +48,7 @@ function errorPages(): ErrorRequestHandler {
 
 export function dashboardRoutes(ctx: TrackerContext): Router {
   const pages = Router();
-  pages.use(securityHeaders);
+  pages.use(pageHeaders());
   pages.get('/assets/:file', serveAsset);
   // A geofence's polygon may have up to 1000 corners; every other form fits in 16 KiB.
   pages.use('/geofences', urlencoded({ extended: false, limit: '128kb', parameterLimit: 100 }));

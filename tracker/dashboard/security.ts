@@ -1,29 +1,14 @@
-// What protects every dashboard request: strict response headers (no inline script or style can
-// run), an Origin check on every POST, the session's CSRF token on every POST made in a session,
+// What protects every dashboard request (beside the strict page headers of http/page-headers.ts):
+// an Origin check on every POST, the session's CSRF token on every POST made in a session,
 // and the session itself on every page but sign-in and set-password.
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/internal.js';
 import type { Db } from '../storage/db.js';
-import { cookie, requestOrigin } from './client.js';
+import { cookie } from './client.js';
 import { BASE } from './layout.js';
 import { currentSession, SESSION_COOKIE, type Session, type SessionSettings } from './sessions.js';
-
-const HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
-  'Referrer-Policy': 'same-origin',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
-
-export const securityHeaders: RequestHandler = function securityHeaders(_req, res, next) {
-  res.set(HEADERS);
-  next();
-};
 
 const CROSS_SITE = new ApiError('forbidden', 'This form was sent from another site, so it was refused.');
 const STALE_FORM = new ApiError('forbidden', 'This form is out of date. Go back, reload the page and try again.');
@@ -39,14 +24,15 @@ function originOf(value: string | undefined): string | null {
 
 /**
  * POSTs must come from a page of ours: the Origin header (or, when a browser leaves it out, the
- * Referer) must be the request's own origin or PUBLIC_BASE_URL's. Neither header: refused.
+ * Referer) must be PUBLIC_BASE_URL's origin. The request's Host is not trusted for this: it is
+ * whatever the client sent. Neither header: refused.
  */
 export function checkOrigin(config: Pick<Config, 'PUBLIC_BASE_URL'>): RequestHandler {
   const configured = new URL(config.PUBLIC_BASE_URL).origin;
   return function checkOrigin(req, _res, next) {
     if (req.method !== 'POST') return next();
     const origin = req.headers.origin !== undefined ? originOf(req.headers.origin) : originOf(req.headers.referer);
-    next(origin !== null && (origin === configured || origin === requestOrigin(req)) ? undefined : CROSS_SITE);
+    next(origin !== null && origin === configured ? undefined : CROSS_SITE);
   };
 }
 
@@ -56,9 +42,15 @@ export function tokenMatches(req: Request, expected: string): boolean {
   return typeof given === 'string' && secretsEqual(given, expected);
 }
 
-/** Where to go after signing in: only a dashboard page of ours. */
+/**
+ * Where to go after signing in: only a dashboard page of ours. Browsers and servers read %2e as a
+ * dot (and some %2f or %5c as a slash), so encoded dots and slashes, dot segments and empty
+ * segments are refused rather than interpreted.
+ */
 export function safeNext(value: unknown): string | null {
-  return typeof value === 'string' && /^\/dashboard\/[A-Za-z0-9/_.~%?=&-]*$/.test(value) && !value.includes('..') ? value : null;
+  if (typeof value !== 'string' || !/^\/dashboard\/[A-Za-z0-9/_.~%?=&-]*$/.test(value)) return null;
+  const path = value.split('?')[0]!;
+  return /%2e|%2f|%5c/i.test(value) || value.includes('..') || path.includes('//') || /\/\.(\/|$)/.test(path) ? null : value;
 }
 
 /**

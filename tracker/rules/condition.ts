@@ -39,29 +39,52 @@ function nodeProblem(node: unknown, depth: number): string | null {
   const op = keys[0]!;
   if (!ALLOWED.has(op)) return `unknown or unsupported operator "${op.slice(0, 40)}"; allowed: ${OPERATORS.join(' ')}`;
   const args = (node as Record<string, unknown>)[op];
-  if (op === 'var' || op === 'missing' || op === 'missing_some') {
-    const problem = pathProblem(op === 'var' ? (Array.isArray(args) ? args[0] : args) : args);
-    if (problem) return problem;
-  }
+  if (op === 'var' || op === 'missing' || op === 'missing_some') return pathsProblem(op, args);
   return nodeProblem(args, depth + 1);
 }
 
-/** Variable names are dotted paths into the position; none may climb into a prototype. */
-function pathProblem(path: unknown): string | null {
-  const names = Array.isArray(path) ? path : [path];
-  for (const name of names.flat()) {
-    if (typeof name === 'string' && name.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) return `variable "${name.slice(0, 60)}" is not allowed`;
+const isLiteral = (v: unknown) => v === null || typeof v !== 'object';
+
+/**
+ * Variable names must be literal strings, dotted paths into the position that never climb into a
+ * prototype: a name computed by an operation (`{"var": {"cat": ["constructor.na", "me"]}}`) could
+ * not be checked here, so it is refused.
+ */
+function pathsProblem(op: 'var' | 'missing' | 'missing_some', args: unknown): string | null {
+  const list = Array.isArray(args) ? args : [args];
+  let names: unknown[];
+  if (op === 'var') {
+    if (list.length > 2 || !isLiteral(list[1])) return 'a "var" takes a variable name and at most a literal default';
+    names = [list[0]];
+  } else if (op === 'missing') {
+    names = list;
+  } else {
+    if (list.length !== 2 || typeof list[0] !== 'number' || !Array.isArray(list[1])) return '"missing_some" takes a count and a list of variable names';
+    names = list[1];
+  }
+  for (const name of names) {
+    if (typeof name !== 'string') return `variable names must be literal strings such as "speed" (in "${op}")`;
+    if (name.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) return `variable "${name.slice(0, 60)}" is not allowed`;
   }
   return null;
 }
 
-/** Evaluates a checked condition; a failure (a type the operator cannot use) counts as false. */
+/** A copy of the data whose objects have no prototype, so no path can reach one whatever it names. */
+function withoutPrototypes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutPrototypes);
+  if (value === null || typeof value !== 'object') return value;
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) copy[key] = withoutPrototypes(item);
+  return copy;
+}
+
 /** A condition as stored: a JSON object checked by conditionProblem. */
 export type Condition = Record<string, unknown>;
 
+/** Evaluates a checked condition; a failure (a type the operator cannot use) counts as false. */
 export function conditionHolds(condition: Condition, data: Record<string, unknown>): boolean {
   try {
-    return jsonLogic.truthy(jsonLogic.apply(condition as RulesLogic, data));
+    return jsonLogic.truthy(jsonLogic.apply(condition as RulesLogic, withoutPrototypes(data)));
   } catch {
     return false;
   }

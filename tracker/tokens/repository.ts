@@ -41,6 +41,11 @@ export async function insertToken(db: Queryable, t: { id: string; accountId: str
   return toToken(rows[0]!);
 }
 
+export async function countActiveTokens(db: Queryable, accountId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_tokens WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
+  return rows[0]!.n;
+}
+
 export async function listTokens(db: Queryable, accountId: string): Promise<TokenRecord[]> {
   const rows = await db.query<Row>('SELECT * FROM api_tokens WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
   return rows.map(toToken);

@@ -5,6 +5,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got } from 'got';
 import type { WebhookFailureReason } from '../metrics.js';
+import { answerExcerpt } from './excerpt.js';
 import { assertAllowedLiteral, guardedLookup } from './ssrf.js';
 
 export interface SendOptions {
@@ -122,7 +123,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] ?? 
 
 function describeStatus(status: number, location: string | null, body: string): string {
   if (status >= 300 && status < 400) return `HTTP ${status}: redirects are not followed${location ? ' (the receiver redirects elsewhere)' : ''}`;
-  const text = body.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const text = answerExcerpt(body);
   return `HTTP ${status}${text ? `: ${text}` : ''}`;
 }
 

@@ -27,16 +27,40 @@ for (const [net, prefix] of [
   ['ff00::', 8], // multicast
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible IPv6 address. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The 16 bytes of an IPv6 address that isIP accepted (a zone such as %eth0 is dropped). */
+function ipv6Bytes(address: string): number[] {
+  let text = address.split('%')[0]!.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const all = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return all.flatMap((g) => [g >> 8, g & 255]);
+}
+
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+const dottedQuad = (bytes: number[]) => bytes.join('.');
+const ZEROS_80 = Array<number>(10).fill(0);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, for every form that ends up delivered to an IPv4
+ * host: IPv4-mapped (::ffff:a.b.c.d), SIIT (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64
+ * (64:ff9b::/96), 6to4 (2002::/16) and Teredo (2001::/32: the server, and the client xor'ed).
+ */
+function embeddedIpv4(bytes: number[]): string[] {
+  const last = bytes.slice(12);
+  if (startsWith(bytes, [...ZEROS_80, 0xff, 0xff])) return [dottedQuad(last)];
+  if (startsWith(bytes, [...ZEROS_80.slice(0, 8), 0xff, 0xff, 0, 0])) return [dottedQuad(last)];
+  if (startsWith(bytes, [...ZEROS_80, 0, 0])) return [dottedQuad(last)];
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, ...ZEROS_80.slice(0, 8)])) return [dottedQuad(last)];
+  if (startsWith(bytes, [0x20, 0x02])) return [dottedQuad(bytes.slice(2, 6))];
+  if (startsWith(bytes, [0x20, 0x01, 0, 0])) return [dottedQuad(bytes.slice(4, 8)), dottedQuad(last.map((b) => b ^ 0xff))];
+  return [];
 }
 
 /** True for an address a webhook must not be sent to (anything that is not a public unicast IP). */
@@ -44,8 +68,12 @@ export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family !== 6) return true;
-  const v4 = embeddedIpv4(address);
-  return v4 !== null ? blocked.check(v4, 'ipv4') : blocked.check(address, 'ipv6');
+  const bytes = ipv6Bytes(address);
+  // The local-use NAT64 prefix (RFC 8215) translates into the operator's own network.
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, 0, 1])) return true;
+  const inside = embeddedIpv4(bytes);
+  if (inside.length > 0) return inside.some((v4) => blocked.check(v4, 'ipv4'));
+  return blocked.check(address.split('%')[0]!, 'ipv6');
 }
 
 export class ForbiddenAddressError extends Error {

@@ -58,6 +58,12 @@ describe('rule conditions', () => {
     ['a prototype path', { '==': [{ var: 'attributes.__proto__' }, 1] }, /not allowed/],
     ['a constructor path', { '==': [{ var: 'constructor.name' }, 'Object'] }, /not allowed/],
     ['a prototype path in missing', { missing: ['a.prototype'] }, /not allowed/],
+    ['a computed variable name', { '==': [{ var: { cat: ['constructor.na', 'me'] } }, 'Object'] }, /literal strings/],
+    ['a computed name in a var with a default', { '==': [{ var: [{ cat: ['__pro', 'to__'] }, 0] }, 1] }, /literal strings/],
+    ['a computed default', { '==': [{ var: ['speed', { var: 'constructor' }] }, 1] }, /literal default/],
+    ['a computed name in missing', { missing: [{ cat: ['constructor', '.name'] }] }, /literal strings/],
+    ['a computed name in missing_some', { missing_some: [1, [{ cat: ['__proto__', ''] }]] }, /literal strings/],
+    ['missing_some with literal names', { missing_some: [1, ['speed', 'attributes.fuel']] }, null],
     ['too deep', Array.from({ length: 20 }).reduce<object>((inner) => ({ '!': [inner] }), { var: 'speed' }), /at most 12 levels/],
     ['too long', { in: ['x', 'y'.repeat(5000)] }, /at most 4096 characters/],
   ])('%s', (_name, condition, expected) => {
@@ -71,6 +77,13 @@ describe('rule conditions', () => {
     expect(conditionHolds({ and: [{ '>': [{ var: 'speed' }, 80] }, { var: 'attributes.ignition' }] }, data)).toBe(true);
     expect(conditionHolds({ '==': [{ var: 'attributes.io.239' }, 1] }, data)).toBe(true);
     expect(conditionHolds({ '<': [{ var: 'speed' }, 80] }, data)).toBe(false);
+  });
+
+  it('finds nothing on a prototype, even through a condition that was never checked', () => {
+    const data = { speed: 90, attributes: { ignition: true } };
+    expect(conditionHolds({ '==': [{ var: { cat: ['constructor.na', 'me'] } }, 'Object'] }, data)).toBe(false);
+    expect(conditionHolds({ '==': [{ var: 'attributes.constructor.name' }, 'Object'] }, data)).toBe(false);
+    expect(conditionHolds({ '!!': [{ var: 'attributes.hasOwnProperty' }] }, data)).toBe(false);
   });
 });
 

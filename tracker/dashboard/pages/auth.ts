@@ -8,7 +8,7 @@ import { clientAddress, cookie, overTls } from '../client.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { BASE, notice, page } from '../layout.js';
-import { countAttempt, forgiveAttempt } from '../login-limits.js';
+import { countAttempt, countSetPassword, forgiveAttempt } from '../login-limits.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, newPassword, verifyNothing, verifyPassword } from '../passwords.js';
 import { digest, randomSecret } from '../secrets.js';
 import { safeNext, tokenMatches } from '../security.js';
@@ -28,6 +28,11 @@ const SetPassword = z
   .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'the two passwords are not the same' });
 
 const WRONG = 'The email address or password is not correct.';
+
+const waitText = (seconds: number) => {
+  const [n, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+};
 
 function loginToken(req: Request, res: Response): string {
   const existing = cookie(req, LOGIN_COOKIE);
@@ -111,9 +116,9 @@ export function authPages(ctx: TrackerContext): Router {
     const who = { email: parsed.data.email, address: clientAddress(req) };
     const wait = await countAttempt(db, who, config);
     if (wait > 0) {
-      const minutes = Math.ceil(wait / 60);
+      ctx.metrics.dashboardThrottled.inc({ form: 'sign_in' });
       res.set('Retry-After', String(wait));
-      return retry(429, { message: notice('error', `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`) });
+      return retry(429, { message: notice('error', `Too many sign-in attempts. Try again in ${waitText(wait)}.`) });
     }
     const user = await findUserByEmail(db, parsed.data.email);
     const ok = user?.passwordHash ? await verifyPassword(parsed.data.password, user.passwordHash) : await verifyNothing(parsed.data.password);
@@ -133,18 +138,25 @@ export function authPages(ctx: TrackerContext): Router {
     res.send(setPasswordPage(token, user.email, {}));
   });
 
+  // The link is checked before any password is hashed, so forms with made-up links cost a lookup,
+  // not the scrypt work a real one does; each client address may send only so many.
   router.post('/set-password', async (req, res) => {
+    const wait = await countSetPassword(db, clientAddress(req), config);
+    if (wait > 0) {
+      ctx.metrics.dashboardThrottled.inc({ form: 'set_password' });
+      res.set('Retry-After', String(wait));
+      return res.status(429).send(page({ title: 'Set your password', notice: notice('error', `Too many attempts to set a password. Try again in ${waitText(wait)}.`) }, html``));
+    }
     const values = formValues(req.body);
     const token = values.token ?? '';
     const linkHash = digest(token);
+    const linked = token ? await findUserByLink(db, linkHash) : null;
+    if (!linked) return res.status(404).send(page({ title: 'Set your password' }, LINK_INVALID));
     const parsed = SetPassword.safeParse(values);
-    if (!parsed.success) {
-      const user = token ? await findUserByLink(db, linkHash) : null;
-      if (!user) return res.status(404).send(page({ title: 'Set your password' }, LINK_INVALID));
-      return res.status(400).send(setPasswordPage(token, user.email, errorsOf(parsed.error)));
-    }
+    if (!parsed.success) return res.status(400).send(setPasswordPage(token, linked.email, errorsOf(parsed.error)));
     const passwordHash = await hashPassword(parsed.data.password);
-    const user = token ? await db.transaction((tx) => setPasswordByLink(tx, linkHash, passwordHash)) : null;
+    // Spent in one statement: of two forms sent with the same link, only one sets the password.
+    const user = await db.transaction((tx) => setPasswordByLink(tx, linkHash, passwordHash));
     if (!user) return res.status(404).send(page({ title: 'Set your password' }, LINK_INVALID));
     req.log.info({ userId: user.id, accountId: user.accountId }, 'dashboard password set');
     res.redirect(303, `${BASE}/login?password=set`);

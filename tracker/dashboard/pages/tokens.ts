@@ -4,6 +4,7 @@
 // a second.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
+import { ApiError } from '../../../shared/errors.js';
 import { SCOPES, type Scope } from '../../../shared/scopes.js';
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
@@ -103,7 +104,14 @@ export function tokensPages(ctx: TrackerContext): Router {
     const parsed = NewToken.safeParse(values);
     if (!parsed.success) return res.status(400).send(await tokensPage(ctx, res, null, { values, errors: errorsOf(parsed.error) }));
     const session = sessionOf(res);
-    const { record, token } = await issueToken(ctx.db, ctx.privateKey, { accountId: session.accountId, name: parsed.data.name, scopes: parsed.data.scopes });
+    let issued;
+    try {
+      issued = await issueToken(ctx.db, ctx.privateKey, { accountId: session.accountId, name: parsed.data.name, scopes: parsed.data.scopes }, ctx.config);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'conflict') throw err;
+      return res.status(409).send(await tokensPage(ctx, res, notice('error', `The token was not created: ${err.message}.`), { values, errors: {} }));
+    }
+    const { record, token } = issued;
     req.log.info({ tokenId: record.id, accountId: session.accountId, userId: session.userId }, 'token created in the dashboard');
     res.status(201).send(await tokensPage(ctx, res, createdNotice(record.name, token), { values: {}, errors: {} }));
   });
