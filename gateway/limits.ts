@@ -96,7 +96,8 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   if (!/^[A-Za-z0-9:._-]+$/.test(opts.prefix)) throw new Error('rateLimits: prefix must be plain text');
   if (opts.onStoreError !== 'open' && opts.onStoreError !== 'closed') throw new Error('rateLimits: onStoreError must be open or closed');
 
-  const health = new StoreHealth(opts.logger, opts.onStoreError);
+  const redis = opts.redis;
+  const health = new StoreHealth(opts.logger, opts.onStoreError, redis && (() => redis.ping()));
   const rejected = new Map<LimitName, number>((Object.keys(KEYS) as LimitName[]).map((name) => [name, 0]));
   const stores: Store[] = [];
   const sendCommand = opts.redis ? scriptSafeCommand(opts.redis) : null;
