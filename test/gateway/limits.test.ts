@@ -167,6 +167,17 @@ describe('routes without a token', () => {
     expect((await request(g.app).post(`/api/inbound/${other}?secret=s`).send({})).status).toBe(200);
   });
 
+  it('count wrong-secret inbound calls per address only, never against the webhook', async () => {
+    const g = gateway({ RATE_LIMIT_INBOUND_PER_MINUTE: '3', RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE: '1000', TRUST_PROXY_HOPS: '1' });
+    const hook = tracker.addInbound('s');
+    for (let i = 0; i < 20; i++) {
+      const res = await request(g.app).post(`/api/inbound/${hook}?secret=wrong`).set('x-forwarded-for', `198.51.100.${i}`).send({});
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < 3; i++) expect((await request(g.app).post(`/api/inbound/${hook}?secret=s`).send({})).status).toBe(200);
+    expect((await request(g.app).post(`/api/inbound/${hook}?secret=s`).send({})).status).toBe(429);
+  });
+
   it('count the docs per address, apart from the API limits', async () => {
     const g = gateway({ RATE_LIMIT_DOCS_PER_MINUTE: '2', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1' });
     expect((await request(g.app).get('/api-docs')).status).toBe(200);
