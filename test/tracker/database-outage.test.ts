@@ -50,7 +50,7 @@ const asGateway = (t: request.Test) => t.set(INTERNAL_HEADERS.secret, tracker.ct
 const devices = () => asGateway(request(base).get('/api/public/v1/devices')).set(INTERNAL_HEADERS.accountId, accountId).set(INTERNAL_HEADERS.tokenId, 'tok_test').set(INTERNAL_HEADERS.scopes, 'read');
 
 describe('database outage', () => {
-  test('API requests get 503 with Retry-After at once while PostgreSQL is away, and 200 once it is back', async () => {
+  test('API, token check and dashboard get 503 with Retry-After at once while PostgreSQL is away, and 200 once it is back', async () => {
     expect((await devices()).status).toBe(200);
     await proxy.cut();
     for (const call of [devices, () => asGateway(request(base).get('/internal/tokens/tok_x')), () => asGateway(request(base).get('/api/public/v1/alerts')).set(INTERNAL_HEADERS.accountId, accountId).set(INTERNAL_HEADERS.tokenId, 'tok_test').set(INTERNAL_HEADERS.scopes, 'read')]) {
@@ -60,6 +60,10 @@ describe('database outage', () => {
       expect({ status: res.status, code: res.body.code, retryAfter: res.headers['retry-after'] }).toEqual({ status: 503, code: 'unavailable', retryAfter: expect.stringMatching(/^[1-9][0-9]*$/) });
       expect(took).toBeLessThan(300);
     }
+    // The dashboard says the same as a page: a session cannot be looked up.
+    const page = await asGateway(request(base).get('/dashboard/devices')).set('cookie', 'fleet_session=some-session-id');
+    expect({ status: page.status, retryAfter: page.headers['retry-after'], html: page.type }).toEqual({ status: 503, retryAfter: '5', html: 'text/html' });
+    expect(page.text).toContain('the database is unavailable; try again shortly');
     await proxy.restore();
     const deadline = Date.now() + 5000;
     let status = 0;
