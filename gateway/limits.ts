@@ -1,7 +1,7 @@
 // Rate limits: one fixed one-minute window per bucket of the route table, counted per token for
 // token routes, per client address for requests without a valid token, for the docs and for the
 // dashboard, and per webhook id for inbound webhooks (after a per-address count of refused inbound
-// calls). Counts live in Redis when given (shared by every replica).
+// calls; a refused call is counted only there). Counts live in Redis when given (shared by every replica).
 import type { RequestHandler, Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator, MemoryStore, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
@@ -59,8 +59,14 @@ const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   dashboard: byAddress,
 };
 
+const refused = (_req: Request, res: Response) => res.statusCode === 401;
 /** The count keeps only refused calls: every other answer gives its hit back. */
-const COUNTS_ONLY_REFUSED = { skipSuccessfulRequests: true, requestWasSuccessful: (_req: Request, res: Response) => res.statusCode !== 401 };
+const COUNTS_ONLY_REFUSED = { skipSuccessfulRequests: true, requestWasSuccessful: (req: Request, res: Response) => !refused(req, res) };
+/**
+ * A webhook's count keeps only the calls its secret let in: a refused one gives its hit back, so
+ * wrong-secret calls from anywhere cannot use up the budget of the webhook's real sender.
+ */
+const COUNTS_ONLY_AUTHENTIC = { skipFailedRequests: true, requestWasSuccessful: (req: Request, res: Response) => !refused(req, res) };
 
 type Info = { remaining: number; resetTime?: Date };
 const infoOf = (req: Request) => (req as Request & { rateLimit?: Info }).rateLimit;
@@ -96,7 +102,8 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
   if (!/^[A-Za-z0-9:._-]+$/.test(opts.prefix)) throw new Error('rateLimits: prefix must be plain text');
   if (opts.onStoreError !== 'open' && opts.onStoreError !== 'closed') throw new Error('rateLimits: onStoreError must be open or closed');
 
-  const health = new StoreHealth(opts.logger, opts.onStoreError);
+  const redis = opts.redis;
+  const health = new StoreHealth(opts.logger, opts.onStoreError, redis && (() => redis.ping()));
   const rejected = new Map<LimitName, number>((Object.keys(KEYS) as LimitName[]).map((name) => [name, 0]));
   const stores: Store[] = [];
   const sendCommand = opts.redis ? scriptSafeCommand(opts.redis) : null;
@@ -121,7 +128,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
         // One limiter per request by construction (the route picks it): the per-request
         // double-count bookkeeping would only cost allocations.
         validate: { singleCount: false },
-        ...(name === 'inboundRefused' ? COUNTS_ONLY_REFUSED : {}),
+        ...(name === 'inboundRefused' ? COUNTS_ONLY_REFUSED : name === 'inbound' ? COUNTS_ONLY_AUTHENTIC : {}),
         logger: opts.logger,
         handler: (req, _res, next) => {
           rejected.set(name, rejected.get(name)! + 1);

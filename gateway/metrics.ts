@@ -1,5 +1,5 @@
 // The gateway's Prometheus metrics: requests by route template and status with their duration,
-// rate-limit rejections by bucket, and failed calls to the rate-limit store (Redis).
+// rate-limit rejections by bucket, and failed or skipped calls to the rate-limit store (Redis).
 import type { Histogram, Registry } from 'prom-client';
 import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { RateLimits } from './limits.js';
@@ -16,6 +16,11 @@ export function gatewayMetrics(limits: RateLimits): GatewayMetrics {
     registry,
     { name: 'fleet_redis_errors_total', help: 'Rate-limit store calls to Redis that failed (served or refused as RATE_LIMIT_ON_STORE_ERROR says)' },
     () => limits.health.failures,
+  );
+  counterFrom(
+    registry,
+    { name: 'fleet_rate_limit_store_skipped_total', help: 'Rate-limit checks answered without asking Redis, after a recent failure (served or refused as RATE_LIMIT_ON_STORE_ERROR says)' },
+    () => limits.health.skipped,
   );
   return { registry, requests: requestHistogram(registry) };
 }

@@ -102,6 +102,7 @@ export const ROUTES: readonly RouteSpec[] = [
   dashboard('GET', '/webhooks/{id}'),
   dashboard('POST', '/webhooks/{id}/test'),
   dashboard('POST', '/webhooks/{id}/enable'),
+  dashboard('POST', '/webhooks/{id}/retry'),
   dashboard('POST', '/webhooks/{id}/remove'),
   dashboard('GET', '/inbound'),
   dashboard('POST', '/inbound'),

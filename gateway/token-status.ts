@@ -1,5 +1,6 @@
 // Whether a token is still active, asked of the tracker (GET /internal/tokens/:id) and trusted for
-// a short time: revocation reaches every replica within the cache time plus one round trip.
+// a short time: revocation reaches every replica within the cache time plus one round trip. An answer
+// holds for the (token id, account) pair it was given for, never for the id alone.
 import http from 'node:http';
 import { ApiError } from '../shared/errors.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
@@ -26,11 +27,19 @@ interface Entry {
  */
 export type TokenStatus = (tokenId: string, accountId: string) => boolean | Promise<boolean>;
 
+/** The tracker's Retry-After when it is a plain number of seconds, else one second. */
+function retryAfterOf(res: http.IncomingMessage): string {
+  const given = res.headers['retry-after'];
+  return typeof given === 'string' && /^[1-9][0-9]{0,4}$/.test(given) ? given : '1';
+}
+
 export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
   if (!(opts.cacheMs >= 0 && opts.cacheMs <= 1000)) throw new Error('tokenStatus: cacheMs must be within 0..1000');
   if (!(opts.maxEntries >= 1)) throw new Error('tokenStatus: maxEntries must be at least 1');
   const base = new URL(opts.trackerUrl);
   const entries = new Map<string, Entry>();
+  // A token id seen under another account is another entry: the answer for one says nothing of the other.
+  const keyOf = (tokenId: string, accountId: string) => `${tokenId} ${accountId}`;
   // Past half its life an answer is still used, but refreshed in the background, so a busy token
   // never waits for the tracker while a quiet one is never trusted longer than cacheMs.
   const refreshAfter = opts.cacheMs / 2;
@@ -53,6 +62,9 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => (text += chunk));
           res.on('end', () => {
+            // The tracker is up but cannot answer for now (its database is away): the client is told to
+            // retry, not that the backend is gone.
+            if (res.statusCode === 503) return reject(new ApiError('unavailable', undefined, { 'Retry-After': retryAfterOf(res) }));
             if (res.statusCode !== 200) return reject(new ApiError('backend_unavailable'));
             try {
               const body = JSON.parse(text) as { active?: unknown; accountId?: unknown };
@@ -70,37 +82,38 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
     });
   }
 
-  function refresh(tokenId: string, accountId: string, entry: Entry | undefined): Promise<boolean> {
+  function refresh(tokenId: string, accountId: string, key: string, entry: Entry | undefined): Promise<boolean> {
     if (entry?.pending) return entry.pending;
     const pending = ask(tokenId, accountId).then(
       (active) => {
-        entries.delete(tokenId); // re-insert: the map's order is the eviction order
-        remember(tokenId, { active, at: Date.now(), pending: null });
+        entries.delete(key); // re-insert: the map's order is the eviction order
+        remember(key, { active, at: Date.now(), pending: null });
         return active;
       },
       (err: unknown) => {
-        const current = entries.get(tokenId);
+        const current = entries.get(key);
         if (current) current.pending = null;
         throw err;
       },
     );
     if (entry) entry.pending = pending;
-    else remember(tokenId, { active: false, at: 0, pending });
+    else remember(key, { active: false, at: 0, pending });
     return pending;
   }
 
-  function remember(tokenId: string, entry: Entry): void {
-    entries.set(tokenId, entry);
+  function remember(key: string, entry: Entry): void {
+    entries.set(key, entry);
     if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value!);
   }
 
   return function isActive(tokenId, accountId) {
-    const entry = entries.get(tokenId);
+    const key = keyOf(tokenId, accountId);
+    const entry = entries.get(key);
     const age = entry ? Date.now() - entry.at : Infinity;
     if (age < opts.cacheMs) {
-      if (age >= refreshAfter && !entry!.pending) refresh(tokenId, accountId, entry).catch(() => undefined);
+      if (age >= refreshAfter && !entry!.pending) refresh(tokenId, accountId, key, entry).catch(() => undefined);
       return entry!.active;
     }
-    return refresh(tokenId, accountId, entry);
+    return refresh(tokenId, accountId, key, entry);
   };
 }

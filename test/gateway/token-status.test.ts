@@ -10,13 +10,15 @@ let server: Server;
 let url: string;
 let asked = 0;
 let up = true;
+let databaseDown = false;
 const revoked = new Set<string>();
 const agent = new http.Agent({ keepAlive: true });
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     asked++;
-    if (!up || req.headers['x-gateway-secret'] !== SECRET) return void res.writeHead(503).end();
+    if (!up || req.headers['x-gateway-secret'] !== SECRET) return void res.writeHead(500).end();
+    if (databaseDown) return void res.writeHead(503, { 'retry-after': '2', 'content-type': 'application/json' }).end('{"error":"database unavailable","code":"unavailable"}');
     const id = decodeURIComponent(req.url!.split('/').pop()!);
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ id, active: !revoked.has(id) && id !== 'tok_unknown', accountId: id === 'tok_unknown' ? null : 'acc_1' }));
@@ -70,6 +72,25 @@ describe('token status', () => {
       up = true;
     }
     expect(await isActive('tok_d', 'acc_1')).toBe(true);
+  });
+
+  it('says "unavailable, retry" (503) when the tracker is up but its database is not', async () => {
+    const isActive = status(400);
+    databaseDown = true;
+    try {
+      await expect(isActive('tok_g', 'acc_1')).rejects.toMatchObject({ status: 503, code: 'unavailable', headers: { 'Retry-After': '2' } });
+    } finally {
+      databaseDown = false;
+    }
+    expect(await isActive('tok_g', 'acc_1')).toBe(true);
+  });
+
+  it('never answers for a token id under another account from the cache', async () => {
+    const isActive = status(1000);
+    expect(await isActive('tok_f', 'acc_1')).toBe(true);
+    // The same id claimed for another account (a token minted with a reused id) is asked about afresh.
+    expect(await isActive('tok_f', 'acc_other')).toBe(false);
+    expect(await isActive('tok_f', 'acc_1')).toBe(true);
   });
 
   it('keeps at most maxEntries answers', async () => {

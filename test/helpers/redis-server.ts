@@ -1,5 +1,6 @@
 // A throw-away redis-server of the test's own, on a free loopback port, that a test can kill and
-// bring back (same port, empty: as after a crash, with its script cache gone too).
+// bring back (same port, empty: as after a crash, with its script cache gone too), or freeze (SIGSTOP:
+// connections stay open, nothing answers) and thaw.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { freePort } from './ports.js';
@@ -9,6 +10,8 @@ export interface RedisServer {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  freeze(): void;
+  thaw(): void;
 }
 
 function answersPing(port: number): Promise<boolean> {
@@ -47,5 +50,5 @@ export async function startRedisServer(): Promise<RedisServer> {
   }
 
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start };
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, freeze: () => child?.kill('SIGSTOP'), thaw: () => child?.kill('SIGCONT') };
 }

@@ -417,6 +417,16 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
       expect(left.map((c) => (c.body as { i: number }).i)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5]);
     });
 
+    test('a flood of wrong-secret calls cannot push real calls out of the log', async () => {
+      const h = await addHook(acme, 'log_only', 'flooded');
+      for (let i = 0; i < 3; i++) await accepted(h, { i }, {}, 202);
+      for (let i = 0; i < 20; i++) expect((await call({ id: h.id, secret: 'wrong' }, { guess: i })).status).toBe(401);
+      await pruneCalls(f.tracker.ctx.db, { retentionDays: 30, maxCalls: 10 });
+      const left = await calls(h, 100);
+      expect(left.filter((c) => c.status === 202).map((c) => (c.body as { i: number }).i)).toEqual([2, 1, 0]);
+      expect(left.filter((c) => c.status === 401)).toHaveLength(10);
+    });
+
     test('expired Idempotency-Keys are dropped', async () => {
       await accepted(hooks.create_incident!, { title: 'k' }, { 'Idempotency-Key': 'old-key' });
       await f.tracker.ctx.db.query("UPDATE inbound_idempotency SET created_at = now() - interval '25 hours' WHERE key = 'old-key'");

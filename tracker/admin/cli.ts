@@ -27,6 +27,7 @@ const USAGE = `usage: admin <command> [options] [--json]
   webhooks list --account ID
   webhooks remove|enable|test WEBHOOK_ID
   webhooks deliveries WEBHOOK_ID [--limit N]
+  webhooks retry WEBHOOK_ID --since ISO_TIME   (failed deliveries of events since then are sent again)
   users create --account ID --email EMAIL      (prints a one-time link to set the password)
   users reset-password --email EMAIL           (a new link; the previous one stops working)`;
 
@@ -40,6 +41,7 @@ const POSITIONAL: Partial<Record<CommandName, string>> = {
   'webhooks enable': 'webhook',
   'webhooks test': 'webhook',
   'webhooks deliveries': 'webhook',
+  'webhooks retry': 'webhook',
 };
 
 class UsageError extends Error {}
@@ -63,6 +65,7 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
         format: { type: 'string' },
         action: { type: 'string' },
         limit: { type: 'string' },
+        since: { type: 'string' },
         email: { type: 'string' },
         set: { type: 'boolean' },
         clear: { type: 'boolean' },

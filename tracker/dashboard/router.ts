@@ -5,6 +5,8 @@ import { Router, urlencoded, type ErrorRequestHandler } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { pageHeaders } from '../http/page-headers.js';
+
+import { databaseUnavailable } from '../storage/unavailable.js';
 import { serveAsset } from './assets.js';
 import { html } from './html.js';
 import { BASE, page } from './layout.js';
@@ -29,6 +31,7 @@ const TITLES: Record<number, string> = {
   413: 'Too much data',
   429: 'Too many requests',
   500: 'Something went wrong',
+  503: 'Try again shortly',
 };
 
 function errorPages(): ErrorRequestHandler {
@@ -36,6 +39,7 @@ function errorPages(): ErrorRequestHandler {
     const status = err instanceof ApiError ? err.status : err.type === 'entity.too.large' ? 413 : Number.isInteger(err.status) && err.status >= 400 && err.status < 500 ? 400 : 500;
     if (status === 500) req.log.error({ err }, 'dashboard error');
     if (res.headersSent) return void res.destroy();
+    if (err instanceof ApiError) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     const message =
       err instanceof ApiError ? err.message
       : status === 413 ? 'The form sent more data than the dashboard accepts.'
@@ -63,6 +67,7 @@ export function dashboardRoutes(ctx: TrackerContext): Router {
   });
   pages.use(devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), webhooksPages(ctx), inboundPages(ctx), tokensPages(ctx));
   pages.use((_req, _res, next) => next(new ApiError('not_found', 'There is no such page.')));
+  pages.use(databaseUnavailable());
   pages.use(errorPages());
 
   const router = Router();

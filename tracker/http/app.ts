@@ -9,6 +9,7 @@ import { inboundRoute } from '../inbound/route.js';
 import { dashboardRoutes } from '../dashboard/router.js';
 import type { TrackerContext } from '../context.js';
 import { tokenStatusRoute } from '../tokens/route.js';
+import { databaseUnavailable } from '../storage/unavailable.js';
 import { gatewayAuth } from './gateway-auth.js';
 import { healthChecks } from './health.js';
 
@@ -36,6 +37,7 @@ export function createTrackerApp(ctx: TrackerContext): express.Express {
   app.use(dashboardRoutes(ctx));
   app.use(docsRoutes());
   app.use(notFound());
+  app.use(databaseUnavailable());
   app.use(errorHandler());
   return app;
 }

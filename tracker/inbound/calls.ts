@@ -1,6 +1,7 @@
 // The per-webhook call log: every call a webhook received, accepted or refused, without its secret.
 // Bounded: entries older than INBOUND_LOG_RETENTION_DAYS go, and each webhook keeps at most its
-// INBOUND_LOG_MAX_CALLS newest entries.
+// INBOUND_LOG_MAX_CALLS newest entries, counted apart for calls refused as unauthorised (wrong
+// secret), so a flood of those cannot push the webhook's real calls out of its log.
 import { newId } from '../../shared/ids.js';
 import type { Queryable } from '../storage/db.js';
 
@@ -67,12 +68,12 @@ export async function listCalls(db: Queryable, webhookId: string, limit: number)
   return rows.map(toCall);
 }
 
-/** Applies the log's bounds; returns how many entries went. */
+/** Applies the log's bounds (the count per webhook, and apart per webhook for 401s); returns how many entries went. */
 export async function pruneCalls(db: Queryable, bounds: { retentionDays: number; maxCalls: number }): Promise<number> {
   const old = await db.query('DELETE FROM inbound_calls WHERE received_at < now() - make_interval(days => $1) RETURNING 1', [bounds.retentionDays]);
   const over = await db.query(
     `DELETE FROM inbound_calls WHERE id IN (
-       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY received_at DESC, id DESC) AS n FROM inbound_calls) ranked
+       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY webhook_id, status = 401 ORDER BY received_at DESC, id DESC) AS n FROM inbound_calls) ranked
        WHERE n > $1)
      RETURNING 1`,
     [bounds.maxCalls],

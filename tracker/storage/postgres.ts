@@ -87,6 +87,8 @@ async function listen(connectionString: string, channel: string, onPayload: (pay
     });
     await c.connect();
     await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    // Stopped while reconnecting: this connection would otherwise outlive the database's close.
+    if (stopped) return void (await c.end().catch(() => undefined));
     client = c;
   };
   await connect();

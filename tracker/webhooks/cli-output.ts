@@ -41,6 +41,8 @@ export function formatWebhookResult(name: WebhookCommandName, result: unknown): 
       return r.ok
         ? `Test message ${r.messageId} delivered (${r.deliversAs}): HTTP ${r.statusCode} in ${r.durationMs} ms.\n`
         : `Test message ${r.messageId} failed (${r.deliversAs}): ${r.error}.\n`;
+    case 'webhooks retry':
+      return `Webhook ${r.id}: ${r.requeued} failed ${r.requeued === 1 ? 'delivery' : 'deliveries'} since ${date(r.since)} queued again${r.enabled ? '; the webhook was disabled and is enabled again' : ''}.\n`;
     case 'webhooks deliveries': {
       const d = r.deliveries as Row;
       const attempts = r.attempts as Row[];

@@ -1,5 +1,5 @@
 // Operator commands for outbound webhooks: add (the secret is shown this once), list, remove,
-// enable again, send a test message, and read an endpoint's delivery log.
+// enable again, send a test message, read an endpoint's delivery log, and queue failed deliveries again.
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { AdminContext } from '../admin/commands.js';
@@ -7,7 +7,7 @@ import { LIMIT, accountId, requireAccount, webhookId } from '../admin/inputs.js'
 import { EVENT_TYPES } from '../events/types.js';
 import type { Queryable } from '../storage/db.js';
 import { addEndpoint, sendTestMessage } from './actions.js';
-import { deliveryCounts, listAttempts } from './deliveries.js';
+import { deliveryCounts, listAttempts, retryFailed } from './deliveries.js';
 import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from './endpoints.js';
 import { FORMATS, bodyFormat, type Format } from './formats/index.js';
 
@@ -24,6 +24,12 @@ const events = z
     }
     return list;
   });
+const since = z
+  .string({ error: 'since is required (--since 2026-01-31T08:00:00Z)' })
+  .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: 'since must be an ISO 8601 time with its zone (2026-01-31T08:00:00Z) or a date (2026-01-31)',
+  })
+  .transform((v) => new Date(v));
 const format = z.enum(FORMATS, { error: `format must be one of ${FORMATS.join(', ')}` }).default('auto');
 
 async function requireEndpoint(db: Queryable, id: string): Promise<Endpoint> {
@@ -90,6 +96,14 @@ export const webhookCommands = {
     async run(ctx: AdminContext, input: { webhook: string; limit: number }) {
       const endpoint = await requireEndpoint(ctx.db, input.webhook);
       return { webhook: present(endpoint), deliveries: await deliveryCounts(ctx.db, endpoint.id), attempts: await listAttempts(ctx.db, endpoint.id, input.limit) };
+    },
+  },
+  'webhooks retry': {
+    input: z.object({ webhook: webhookId('webhooks retry WEBHOOK_ID --since TIME'), since }),
+    async run(ctx: AdminContext, input: { webhook: string; since: Date }) {
+      const retried = await retryFailed(ctx.db, input.webhook, input.since);
+      if (!retried) throw new ApiError('not_found', `no webhook ${input.webhook}`);
+      return { id: input.webhook, since: input.since, ...retried };
     },
   },
 } as const;

@@ -1,8 +1,8 @@
 // The outbox rows' life: claimed by a worker for a while (so several tracker processes share the
 // work and a dead one's rows come back), then delivered, retried later or given up, each attempt
-// written to the endpoint's log.
+// written to the endpoint's log; given-up ones may be queued again by the account owner.
 import type { Db, Queryable } from '../storage/db.js';
-import { disableEndpoint } from './endpoints.js';
+import { DELIVERIES_CHANNEL, disableEndpoint, enableEndpoint } from './endpoints.js';
 import type { Format } from './formats/index.js';
 import type { WebhookPayload } from './payload.js';
 import { parseRetryAfter, retryDelay } from './schedule.js';
@@ -220,6 +220,29 @@ export async function recordTestAttempt(db: Queryable, endpointId: string, id: s
     `INSERT INTO webhook_attempts (endpoint_id, message_id, event_type, attempted_at, duration_ms, status_code, error) VALUES ($1, $2, 'test', $3, $4, $5, $6)`,
     [endpointId, id, attemptedAt.toISOString(), result.durationMs, result.statusCode, result.error],
   );
+}
+
+/**
+ * Queues the endpoint's failed deliveries of events stored since `since` again, due now, with the
+ * whole retry schedule ahead of them (same rows, so the same webhook-id: a receiver that kept one
+ * still recognises it). A disabled endpoint is enabled: asking for the retry says the receiver is
+ * fixed, and a disabled one would never be sent to. Returns how many were queued, and whether the
+ * endpoint was enabled by this; null when there is no such endpoint.
+ */
+export async function retryFailed(db: Db, endpointId: string, since: Date): Promise<{ requeued: number; enabled: boolean } | null> {
+  return db.transaction(async (tx) => {
+    const endpoint = await tx.query<{ status: string }>('SELECT status FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE', [endpointId]);
+    if (!endpoint[0]) return null;
+    const requeued = await tx.query(
+      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = NULL, finished_at = NULL
+       WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2 RETURNING id`,
+      [endpointId, since.toISOString()],
+    );
+    const enabled = endpoint[0].status === 'disabled';
+    if (enabled) await enableEndpoint(tx, endpointId); // also wakes the workers
+    else if (requeued.length > 0) await tx.query('SELECT pg_notify($1, $2)', [DELIVERIES_CHANNEL, '']);
+    return { requeued: requeued.length, enabled };
+  });
 }
 
 /** Deliveries waiting to be attempted (new or waiting for a retry), in all accounts. */

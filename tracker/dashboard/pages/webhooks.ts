@@ -8,7 +8,7 @@ import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { EVENT_TYPES, type EventType } from '../../events/types.js';
 import { addEndpoint, sendTestMessage, type TestOutcome } from '../../webhooks/actions.js';
-import { deliveryCounts, listAttempts, type Attempt } from '../../webhooks/deliveries.js';
+import { deliveryCounts, listAttempts, retryFailed, type Attempt } from '../../webhooks/deliveries.js';
 import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from '../../webhooks/endpoints.js';
 import { bodyFormat, FORMATS, type Format } from '../../webhooks/formats/index.js';
 import { MAX_URL_LENGTH } from '../../webhooks/url.js';
@@ -170,6 +170,28 @@ function testNotice(t: TestOutcome): Html {
   return notice('error', html`<h2>The test event was not delivered</h2><p>${t.statusCode !== null ? `The receiver answered HTTP ${t.statusCode}. ` : ''}${t.error ?? ''}</p>`);
 }
 
+/** How far back "retry failed deliveries" reaches, offered as choices (hours). */
+const RETRY_WINDOWS = [
+  { hours: 1, label: 'the last hour' },
+  { hours: 24, label: 'the last 24 hours' },
+  { hours: 24 * 7, label: 'the last 7 days' },
+  { hours: 24 * 30, label: 'the last 30 days' },
+];
+const RetryWindow = z.coerce.number().refine((h) => RETRY_WINDOWS.some((w) => w.hours === h));
+
+function retryPanel(session: Session, e: Endpoint, failed: number): Html {
+  if (failed === 0) return html``;
+  return html`<section aria-labelledby="retry-failed" class="panel">
+  <h2 id="retry-failed">Retry failed deliveries</h2>
+  <p>${failed} ${failed === 1 ? 'delivery was' : 'deliveries were'} given up after the last retry. Once the receiver answers again, send them again: each is delivered once, with its original webhook-id.</p>
+  <form method="post" action="${endpointUrl(e.id)}/retry" class="form">
+    ${csrfInput(session)}
+    ${field({ name: 'since', label: 'Failed deliveries of events from', type: 'select', choices: RETRY_WINDOWS.map((w) => ({ value: String(w.hours), label: w.label })) }, '24', undefined)}
+    <button type="submit" class="button">Retry failed deliveries</button>
+  </form>
+</section>`;
+}
+
 async function endpointPage(ctx: TrackerContext, session: Session, e: Endpoint, message: Html | null): Promise<string> {
   const counts = await deliveryCounts(ctx.db, e.id);
   const attempts = await listAttempts(ctx.db, e.id, LOG_SIZE);
@@ -194,6 +216,7 @@ async function endpointPage(ctx: TrackerContext, session: Session, e: Endpoint, 
   <div><dt>Webhook id</dt><dd class="mono">${e.id}</dd></div>
 </dl>
 ${disabled}
+${retryPanel(session, e, counts.failed)}
 <form method="post" action="${endpointUrl(e.id)}/test" class="actions">${csrfInput(session)}<button type="submit" class="button button-secondary">Send a test event</button></form>
 <section aria-labelledby="log">
   <h2 id="log">Delivery log</h2>
@@ -249,7 +272,12 @@ export function webhooksPages(ctx: TrackerContext): Router {
 
   router.get('/webhooks/:id', async (req, res) => {
     const e = await ownEndpoint(ctx, res, req.params.id);
-    res.send(await endpointPage(ctx, sessionOf(res), e, req.query.enabled === '1' ? notice('success', 'Webhook enabled. Deliveries that were waiting are being sent.') : null));
+    const retried = typeof req.query.retried === 'string' && /^\d{1,9}$/.test(req.query.retried) ? Number(req.query.retried) : null;
+    const message =
+      retried !== null ? notice('success', `${retried} failed ${retried === 1 ? 'delivery' : 'deliveries'} queued again${req.query.enabled === '1' ? ', and the webhook enabled again' : ''}. They are being sent.`)
+      : req.query.enabled === '1' ? notice('success', 'Webhook enabled. Deliveries that were waiting are being sent.')
+      : null;
+    res.send(await endpointPage(ctx, sessionOf(res), e, message));
   });
 
   router.post('/webhooks/:id/test', async (req, res) => {
@@ -266,6 +294,17 @@ export function webhooksPages(ctx: TrackerContext): Router {
     if (!(await ctx.db.transaction((tx) => enableEndpoint(tx, e.id)))) throw new ApiError('not_found', 'There is no such webhook in this account.');
     req.log.info({ webhookId: e.id, accountId: session.accountId, userId: session.userId }, 'webhook enabled in the dashboard');
     res.redirect(303, `${endpointUrl(e.id)}?enabled=1`);
+  });
+
+  router.post('/webhooks/:id/retry', async (req, res) => {
+    const session = sessionOf(res);
+    const e = await ownEndpoint(ctx, res, req.params.id);
+    const hours = RetryWindow.safeParse((req.body as Record<string, unknown> | undefined)?.since);
+    if (!hours.success) throw new ApiError('bad_request', 'Choose how far back to retry from the list.');
+    const retried = await retryFailed(ctx.db, e.id, new Date(Date.now() - hours.data * 3_600_000));
+    if (!retried) throw new ApiError('not_found', 'There is no such webhook in this account.');
+    req.log.info({ webhookId: e.id, accountId: session.accountId, userId: session.userId, ...retried }, 'failed webhook deliveries retried from the dashboard');
+    res.redirect(303, `${endpointUrl(e.id)}?retried=${retried.requeued}${retried.enabled ? '&enabled=1' : ''}`);
   });
 
   router.post('/webhooks/:id/remove', async (req, res) => {
