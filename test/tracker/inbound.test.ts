@@ -9,6 +9,7 @@ import { runCommand } from '../../tracker/admin/commands.js';
 import { pruneCalls, type InboundCall } from '../../tracker/inbound/calls.js';
 import { forgetExpired } from '../../tracker/inbound/idempotency.js';
 import { ENGINES } from '../helpers/databases.js';
+import { eventually } from '../helpers/device-client.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
@@ -421,6 +422,8 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
       const h = await addHook(acme, 'log_only', 'flooded');
       for (let i = 0; i < 3; i++) await accepted(h, { i }, {}, 202);
       for (let i = 0; i < 20; i++) expect((await call({ id: h.id, secret: 'wrong' }, { guess: i })).status).toBe(401);
+      // A refused call is logged once its answer has gone out: wait for all twenty before pruning.
+      await eventually(() => calls(h, 100), (all) => all.filter((c) => c.status === 401).length === 20);
       await pruneCalls(f.tracker.ctx.db, { retentionDays: 30, maxCalls: 10 });
       const left = await calls(h, 100);
       expect(left.filter((c) => c.status === 202).map((c) => (c.body as { i: number }).i)).toEqual([2, 1, 0]);
