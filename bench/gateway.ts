@@ -11,7 +11,8 @@ import autocannon from 'autocannon';
 import { signToken } from '../shared/tokens.js';
 import { BENCH_ACCOUNT } from './gateway-peers.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
+// The processes under test run compiled, as in production: `npm run bench` builds dist/ first.
+const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const CONNECTIONS = 50;
 // Configurations alternate in rounds, so a change in background load shifts all three alike;
 // each figure is the median of its rounds.
@@ -43,7 +44,7 @@ function cpuTime(pid: number): number {
 async function start(script: string, args: string[], env: Record<string, string> = {}): Promise<{ port: number; pid: number }> {
   const logFile = join(logDir, `${script.replace(/\W+/g, '-')}-${children.length}.log`);
   const out = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [join(HERE, script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  const child = spawn(process.execPath, [join(DIST, script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
   closeSync(out);
   children.push(child);
   for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
@@ -83,10 +84,10 @@ export async function run(): Promise<void> {
   const token = signToken({ tokenId: 'tok_bench', accountId: BENCH_ACCOUNT, scopes: ['read'] }, privateKey);
   logDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
   try {
-    const up = await start('gateway-peers.js', ['upstream', '0']);
+    const up = await start('bench/gateway-peers.js', ['upstream', '0']);
     const upstream = `http://127.0.0.1:${up.port}`;
-    const proxy = await start('gateway-peers.js', ['proxy', '0', upstream]);
-    const gateway = await start(join('..', 'gateway', 'main.js'), [], {
+    const proxy = await start('bench/gateway-peers.js', ['proxy', '0', upstream]);
+    const gateway = await start('gateway/main.js', [], {
       GATEWAY_PORT: '0',
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_METRICS_PORT: '0',

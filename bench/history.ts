@@ -6,7 +6,7 @@ import http from 'node:http';
 import { parseConfig } from '../shared/config.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
 import { runCommand } from '../tracker/admin/commands.js';
-import { openDb } from '../tracker/storage/db.js';
+import { openDb } from '../tracker/storage/open.js';
 import { migrate } from '../tracker/storage/migrate.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { createTestDatabase } from '../test/helpers/databases.js';

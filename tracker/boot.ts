@@ -4,7 +4,8 @@ import { trackerKeys } from '../shared/keys.js';
 import type { Logger } from '../shared/logger.js';
 import { privateKeyFrom } from '../shared/tokens.js';
 import { describeOwner, lockDataDirForTracker, type DataDirLock } from './storage/data-dir-lock.js';
-import { openDb, type Db } from './storage/db.js';
+import type { Db } from './storage/db.js';
+import { openDb } from './storage/open.js';
 import { migrate } from './storage/migrate.js';
 
 /** Opens and migrates the database; with PGlite, `lock` is DATA_DIR's, taken by the caller. */

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb, type Db } from '../../tracker/storage/db.js';
+import type { Db } from '../../tracker/storage/db.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
 
 export const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';

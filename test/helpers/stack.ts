@@ -2,8 +2,9 @@
 // settings a tracker and a gateway process need, and the operator commands to fill it.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
-import { runCommand, type AdminContext } from '../../tracker/admin/commands.js';
-import { openDb } from '../../tracker/storage/db.js';
+import type { AdminContext } from '../../tracker/admin/admin-context.js';
+import { runCommand } from '../../tracker/admin/commands.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';

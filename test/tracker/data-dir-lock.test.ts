@@ -9,7 +9,7 @@ import { runCli } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
 import { DataDirLock, tryLockDataDir, type LockOwner } from '../../tracker/storage/data-dir-lock.js';
-import { openDb } from '../../tracker/storage/db.js';
+import { openDb } from '../../tracker/storage/open.js';
 
 afterAll(() => stopAllServices());
 

@@ -8,7 +8,7 @@ import { createTestDatabase } from '../helpers/databases.js';
 function migrateInChild(url: string, startAt: number): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
-      const { openDb } = await import('./tracker/storage/db.ts');
+      const { openDb } = await import('./tracker/storage/open.ts');
       const { migrate } = await import('./tracker/storage/migrate.ts');
       const db = await openDb({ databaseUrl: process.env.URL, dataDir: '/tmp' });
       await db.query('SELECT 1');

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { startTracker } from '../../tracker/server.js';
-import { openDb } from '../../tracker/storage/db.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';

@@ -2,7 +2,7 @@
 // terminal escapes or other control characters, and without what looks like a secret, in the CLI
 // (a real process) as in the stored log the dashboard reads.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { openDb } from '../../tracker/storage/db.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { EXCERPT_CHARS, answerExcerpt } from '../../tracker/webhooks/excerpt.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';

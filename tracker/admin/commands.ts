@@ -2,9 +2,7 @@
 // the demo seed. Each validates its input with a schema and changes nothing on bad input; the rules
 // for a device's fields and the issuing of tokens live with devices/ and tokens/, where the
 // dashboard uses them too.
-import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import type { Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/db-errors.js';
 import { newId } from '../../shared/ids.js';
@@ -19,18 +17,11 @@ import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.j
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
 import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/webhooks.js';
-import type { Db } from '../storage/db.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
-import { webhookCommands } from '../webhooks/commands.js';
+import type { AdminContext } from './admin-context.js';
 import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
-
-export interface AdminContext {
-  db: Db;
-  privateKey: KeyObject;
-  /** Settings the commands print links with, and those outbound webhook targets obey. */
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE' | 'MAX_TOKENS_PER_ACCOUNT'>;
-}
+import { webhookCommands } from './webhook-commands.js';
 
 const scopes = z
   .string({ error: `scopes are required (--scopes, from ${SCOPES.join(',')})` })

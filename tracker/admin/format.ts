@@ -1,6 +1,6 @@
 // Readable output for the operator CLI (without --json).
-import { formatWebhookResult, isWebhookCommand } from '../webhooks/cli-output.js';
 import type { CommandName } from './commands.js';
+import { formatWebhookResult, isWebhookCommand } from './webhook-output.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,7 +1,6 @@
 // One database interface over two engines: the machine's PostgreSQL (pg) when DATABASE_URL is set,
-// PGlite (PostgreSQL in WebAssembly, data in DATA_DIR) when it is not. Same SQL, same migrations.
-import { resolve } from 'node:path';
-import { DataDirInUse, DataDirLock, tryLockDataDir } from './data-dir-lock.js';
+// PGlite (PostgreSQL in WebAssembly, data in DATA_DIR) when it is not. Same SQL, same migrations;
+// open.ts picks the engine.
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -26,24 +25,4 @@ export interface Db extends Queryable {
   /** Calls onPayload for every NOTIFY on the channel, from any process; resolves to an unlisten. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
-}
-
-export interface OpenOptions {
-  databaseUrl?: string;
-  dataDir: string;
-  /** Connections in the pool (PostgreSQL only). */
-  poolSize?: number;
-  /** PGlite only: DATA_DIR's lock, already taken; without it openDb takes it or refuses at once. */
-  lock?: DataDirLock;
-}
-
-export async function openDb(options: OpenOptions): Promise<Db> {
-  if (options.databaseUrl) {
-    const { openPostgres } = await import('./postgres.js');
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  }
-  const { openPglite } = await import('./pglite.js');
-  const lock = options.lock ?? tryLockDataDir(options.dataDir, 'tracker');
-  if (!(lock instanceof DataDirLock)) throw new DataDirInUse(resolve(options.dataDir), lock);
-  return openPglite(lock);
 }

@@ -5,7 +5,7 @@ import { parseConfig } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
 import { digest } from '../../../tracker/dashboard/secrets.js';
 import { findUserByLink } from '../../../tracker/dashboard/users.js';
-import { openDb } from '../../../tracker/storage/db.js';
+import { openDb } from '../../../tracker/storage/open.js';
 import { startTracker } from '../../../tracker/server.js';
 import { runCli } from '../../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/databases.js';

@@ -2,14 +2,14 @@
 // enable again, send a test message, read an endpoint's delivery log, and queue failed deliveries again.
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
-import type { AdminContext } from '../admin/commands.js';
-import { LIMIT, accountId, requireAccount, webhookId } from '../admin/inputs.js';
 import { EVENT_TYPES } from '../events/types.js';
 import type { Queryable } from '../storage/db.js';
-import { addEndpoint, sendTestMessage } from './actions.js';
-import { deliveryCounts, listAttempts, retryFailed } from './deliveries.js';
-import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from './endpoints.js';
-import { FORMATS, bodyFormat, type Format } from './formats/index.js';
+import { addEndpoint, sendTestMessage } from '../webhooks/actions.js';
+import { deliveryCounts, listAttempts, retryFailed } from '../webhooks/deliveries.js';
+import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from '../webhooks/endpoints.js';
+import { FORMATS, bodyFormat, type Format } from '../webhooks/formats/index.js';
+import type { AdminContext } from './admin-context.js';
+import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
 
 const events = z
   .string()
