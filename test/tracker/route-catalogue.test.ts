@@ -87,9 +87,12 @@ describe('the served OpenAPI document', () => {
     expect(headers.RateLimit!.description).toMatch(/t=<seconds until the window resets>/);
   });
 
-  it('makes input fields with defaults optional', () => {
-    expect(doc.components.schemas.DriverInput!.required).toEqual(['name']);
-    expect(doc.components.schemas.GeofenceInput!.required).toEqual(['name', 'shape']);
-    expect(doc.components.schemas.RuleInput!.required).toEqual(['name', 'severity', 'condition']);
+  it('describes request bodies inline, with the fields that have defaults optional', () => {
+    const body = (path: string, method: string) => (doc.paths[path]![method] as unknown as { requestBody: { content: Record<string, { schema: Schema }> } }).requestBody.content['application/json']!.schema;
+    expect(body('/api/public/v1/drivers', 'post').required).toEqual(['name']);
+    expect(body('/api/public/v1/geofences/{id}', 'put').required).toEqual(['name', 'shape']);
+    expect(body('/api/public/v1/rules', 'post').required).toEqual(['name', 'severity', 'condition']);
+    expect(JSON.stringify(doc)).not.toContain('#/$defs/');
+    for (const input of ['DriverInput', 'GeofenceInput', 'RuleInput']) expect(doc.components.schemas).not.toHaveProperty([input]);
   });
 });

@@ -86,7 +86,6 @@ function success(op: Operation): object {
 /** One operation as the document shows it, from its catalogue entry. */
 function operation(op: Operation): object {
   const parameters = [...pathParams(op.path), ...(op.query ? queryParams(named(QUERIES, op.query, op)) : [])];
-  if (op.body) named(BODIES, op.body.schema, op);
   const description = [op.scope && `Scope: \`${op.scope}\`. Rate limit: ${LIMITS[op.bucket]} per token.`, MORE[op.operationId], op.description].filter(Boolean).join(' ');
   return {
     operationId: op.operationId,
@@ -95,16 +94,10 @@ function operation(op: Operation): object {
     description,
     ...(op.scope ? { security: [{ bearer: [op.scope] }] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: op.body.required, content: json(ref(op.body.schema)) } } : {}),
+    ...(op.body ? { requestBody: { required: op.body.required, content: json(inputSchema(named(BODIES, op.body.schema, op))) } } : {}),
     responses: { [op.response.status]: success(op), ...Object.fromEntries(op.errors.map((s) => [s, ERRORS[s]])) },
     ...(op.bucket === 'inbound' ? inbound() : {}),
   };
-}
-
-/** The input schema of an inbound action's body, as JSON Schema (extra fields allowed). */
-function bodySchema(schema: z.ZodType): object {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
 }
 
 /** The inbound call takes a secret rather than a token, and a body that depends on the webhook's action. */
@@ -120,7 +113,7 @@ function inbound() {
     parameters: [...pathParams(receive.path), { name: 'Idempotency-Key', in: 'header', required: false, description: '1 to 255 printable ASCII characters', schema: { type: 'string', maxLength: 255 } }],
     requestBody: {
       required: true,
-      content: json({ oneOf: [...RECORD_KINDS.map((k) => bodySchema(k.input)), { type: 'object', description: 'log_only: any JSON object, stored as sent' }] }),
+      content: json({ oneOf: [...RECORD_KINDS.map((k) => inputSchema(k.input)), { type: 'object', description: 'log_only: any JSON object, stored as sent' }] }),
     },
     responses: {
       201: { description: 'Record created', content: json(ref('InboundAccepted')) },
@@ -132,17 +125,22 @@ function inbound() {
   };
 }
 
-/** Request bodies described as clients send them (fields with defaults optional), beside the response shapes. */
-function inputSchemas(): Record<string, object> {
-  const out: Record<string, object> = {};
-  const name = (id: string) => (id in BODIES ? id : `${id}Input`);
-  for (const schema of Object.values(BODIES)) {
-    const { $defs = {} } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { $defs?: Record<string, object> };
-    for (const [id, def] of Object.entries($defs)) {
-      out[name(id)] = JSON.parse(JSON.stringify(def).replace(/"#\/\$defs\/([A-Za-z]+)"/g, (_m, ref: string) => `"#/components/schemas/${name(ref)}"`)) as object;
-    }
-  }
-  return out;
+/**
+ * A request body's schema as clients send it (fields with defaults optional), inlined rather than a
+ * component: code generators (openapi-typescript among them) take a field with a default as always
+ * present, except inside a request body.
+ */
+function inputSchema(schema: z.ZodType): object {
+  const { $defs = {}, $schema: _s, ...root } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & { $defs?: Record<string, object> };
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (typeof node !== 'object' || node === null) return node;
+    const { $ref, ...rest } = node as Record<string, unknown>;
+    const target = typeof $ref === 'string' ? /^#\/\$defs\/(.+)$/.exec($ref)?.[1] : undefined;
+    const own = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inline(v)]));
+    return target ? { ...(inline($defs[target]) as object), ...own } : { ...($ref === undefined ? {} : { $ref }), ...own };
+  };
+  return inline(root) as object;
 }
 
 /** Paths in catalogue order, each with its operations. */
@@ -154,7 +152,8 @@ function paths(): Record<string, Record<string, object>> {
 
 export function openApiDocument(opts: { publicBaseUrl: string }): object {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, io: 'output' }) as { schemas: Record<string, Record<string, unknown>> };
-  Object.assign(schemas, inputSchemas());
+  // Request bodies are described inline, as clients send them (see inputSchema).
+  for (const name of Object.keys(BODIES)) delete schemas[name];
   // A fragment `$id` is not a valid schema id, and it hides the model from Swagger UI.
   for (const s of Object.values(schemas)) {
     delete s.$schema;
