@@ -54,26 +54,32 @@ const READ_ERRORS = [401, 403, 429, 500, 502] as const;
 const read = (o: Omit<Operation, 'method' | 'scope' | 'bucket'>): Operation => ({ method: 'GET', scope: 'read', bucket: 'read', ...o });
 const write = (method: Method, o: Omit<Operation, 'method' | 'scope' | 'bucket'>): Operation => ({ method, scope: 'write', bucket: 'write', ...o });
 
+/** The operationIds of a configuration collection's five operations, from its noun (geofence → listGeofences…). */
+export function collectionOperationIds(noun: string) {
+  const title = noun[0]!.toUpperCase() + noun.slice(1);
+  return { list: `list${title}s`, create: `create${title}`, get: `get${title}`, replace: `replace${title}`, remove: `delete${title}` };
+}
+
 /** List, create, read, replace, delete of an account's configuration collection. */
 function collection(tag: 'geofences' | 'drivers' | 'rules', noun: string, schema: string, extraDescription = ''): Operation[] {
-  const title = noun[0]!.toUpperCase() + noun.slice(1);
+  const ids = collectionOperationIds(noun);
   const path = `${V1}/${tag}`;
-  const body = { schema: `${title}Input`, required: true };
+  const body = { schema: `${schema}Input`, required: true };
   return [
     read({
-      operationId: `list${title}s`,
+      operationId: ids.list,
       path,
       tag,
       summary: `List the account's ${noun}s, oldest first`,
       description: `Without \`limit\` at most 1000 are returned, with \`nextCursor\` when there are more.${extraDescription}`,
       query: 'ListQuery',
-      response: { status: 200, description: `${title}s`, schema, page: 'cursor' },
+      response: { status: 200, description: `${schema}s`, schema, page: 'cursor' },
       errors: [400, ...READ_ERRORS],
     }),
-    write('POST', { operationId: `create${title}`, path, tag, summary: `Create a ${noun}`, body, response: { status: 201, description: `The new ${noun}`, schema }, errors: [400, 401, 403, 409, 413, 415, 429, 500, 502] }),
-    read({ operationId: `get${title}`, path: `${path}/{id}`, tag, summary: `One ${noun}`, response: { status: 200, description: `The ${noun}`, schema }, errors: [401, 403, 404, 429, 500, 502] }),
-    write('PUT', { operationId: `replace${title}`, path: `${path}/{id}`, tag, summary: `Replace a ${noun}`, body, response: { status: 200, description: `The ${noun}`, schema }, errors: [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] }),
-    write('DELETE', { operationId: `delete${title}`, path: `${path}/{id}`, tag, summary: `Delete a ${noun}`, response: { status: 204, description: 'Deleted' }, errors: [401, 403, 404, 409, 429, 500, 502] }),
+    write('POST', { operationId: ids.create, path, tag, summary: `Create a ${noun}`, body, response: { status: 201, description: `The new ${noun}`, schema }, errors: [400, 401, 403, 409, 413, 415, 429, 500, 502] }),
+    read({ operationId: ids.get, path: `${path}/{id}`, tag, summary: `One ${noun}`, response: { status: 200, description: `The ${noun}`, schema }, errors: [401, 403, 404, 429, 500, 502] }),
+    write('PUT', { operationId: ids.replace, path: `${path}/{id}`, tag, summary: `Replace a ${noun}`, body, response: { status: 200, description: `The ${noun}`, schema }, errors: [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] }),
+    write('DELETE', { operationId: ids.remove, path: `${path}/{id}`, tag, summary: `Delete a ${noun}`, response: { status: 204, description: 'Deleted' }, errors: [401, 403, 404, 409, 429, 500, 502] }),
   ];
 }
 

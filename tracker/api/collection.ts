@@ -2,6 +2,7 @@
 // create, replace and delete. Every call is scoped by the caller's account, and another account's
 // record is the same 404 as an unknown one.
 import type { z } from 'zod';
+import { collectionOperationIds } from '../../shared/catalogue.js';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import type { Db } from '../storage/db.js';
@@ -28,26 +29,26 @@ export function collectionHandlers<Row extends { id: string; createdAt: Date }, 
     if (!row) throw notFound(id);
     return row;
   };
-  const title = c.noun[0]!.toUpperCase() + c.noun.slice(1);
+  const ids = collectionOperationIds(c.noun);
   return {
-    async [`list${title}s`](req, res) {
+    async [ids.list](req, res) {
       const q = parseQuery(ListQuery, req.query);
       const limit = q.limit ?? DEFAULT_LIST_LIMIT;
       const rows = await c.list(ctx.db, caller(res).accountId, decodeCreatedCursor(q.cursor), limit + 1);
       res.json(pageBody(rows, limit, q.limit !== undefined, createdCursorOf, c.present));
     },
-    [`create${title}`]: [
+    [ids.create]: [
       jsonBody(),
       async (req, res) => {
         const input = parseBody(c.input, req.body);
         res.status(201).json(c.present(await c.create(ctx.db, caller(res).accountId, input)));
       },
     ],
-    async [`get${title}`](req, res) {
+    async [ids.get](req, res) {
       const id = req.params.id as string;
       res.json(c.present(found(await c.find(ctx.db, caller(res).accountId, id), id)));
     },
-    [`replace${title}`]: [
+    [ids.replace]: [
       jsonBody(),
       async (req, res) => {
         const id = req.params.id as string;
@@ -55,7 +56,7 @@ export function collectionHandlers<Row extends { id: string; createdAt: Date }, 
         res.json(c.present(found(await c.replace(ctx.db, caller(res).accountId, id, input), id)));
       },
     ],
-    async [`delete${title}`](req, res) {
+    async [ids.remove](req, res) {
       const id = req.params.id as string;
       if (!(await c.remove(ctx.db, caller(res).accountId, id))) throw notFound(id);
       res.status(204).end();
