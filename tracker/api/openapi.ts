@@ -96,13 +96,12 @@ function operation(op: Operation): object {
     ...(parameters.length ? { parameters } : {}),
     ...(op.body ? { requestBody: { required: op.body.required, content: json(inputSchema(named(BODIES, op.body.schema, op))) } } : {}),
     responses: { [op.response.status]: success(op), ...Object.fromEntries(op.errors.map((s) => [s, ERRORS[s]])) },
-    ...(op.bucket === 'inbound' ? inbound() : {}),
+    ...(op.bucket === 'inbound' ? inbound(op) : {}),
   };
 }
 
 /** The inbound call takes a secret rather than a token, and a body that depends on the webhook's action. */
-function inbound() {
-  const receive = OPERATIONS.find((o) => o.bucket === 'inbound')!;
+function inbound(op: Operation) {
   return {
     description: [
       "Not a bearer-token endpoint: the webhook's secret travels in the query string. The action performed is the one the webhook was created with; the body is a JSON object of that action's fields (see docs/inbound.md), and fields beyond them are kept with the record.",
@@ -110,17 +109,17 @@ function inbound() {
       'Rate limits (defaults): 120 calls per minute per webhook; an address whose calls were refused with 401 more than 30 times in a minute is refused with 429 for the rest of that minute. Inbound calls emit no events.',
     ].join('\n\n'),
     security: [{ inboundSecret: [] }],
-    parameters: [...pathParams(receive.path), { name: 'Idempotency-Key', in: 'header', required: false, description: '1 to 255 printable ASCII characters', schema: { type: 'string', maxLength: 255 } }],
+    parameters: [...pathParams(op.path), { name: 'Idempotency-Key', in: 'header', required: false, description: '1 to 255 printable ASCII characters', schema: { type: 'string', maxLength: 255 } }],
     requestBody: {
       required: true,
       content: json({ oneOf: [...RECORD_KINDS.map((k) => inputSchema(k.input)), { type: 'object', description: 'log_only: any JSON object, stored as sent' }] }),
     },
     responses: {
-      201: { description: 'Record created', content: json(ref('InboundAccepted')) },
+      [op.response.status]: { description: op.response.description, content: json(ref('InboundAccepted')) },
       202: { description: 'log_only: the call is stored', content: json(ref('InboundAccepted')) },
       400: error('The body is not a JSON object, or a field is invalid; the message names it'),
       401: error('Unknown webhook or wrong secret'),
-      ...Object.fromEntries(receive.errors.filter((s) => s > 401).map((s) => [s, ERRORS[s]])),
+      ...Object.fromEntries(op.errors.filter((s) => s > 401).map((s) => [s, ERRORS[s]])),
     },
   };
 }
