@@ -1,9 +1,10 @@
-// The one route table of the public API: what the gateway forwards, the scope each route needs and
-// the rate-limit bucket it counts against. Adding an endpoint is one line here. Every request is
-// matched against it first: an unknown path is a 404, a known path with another method a 405.
+// The gateway's route table: the public API's operations from the shared catalogue, and beside
+// them the routes that are not API operations (the API's own documentation and the account
+// dashboard). Every request is matched against it first: an unknown path is a 404, a known path with
+// another method a 405.
 import type { RequestHandler, Response } from 'express';
+import { OPERATIONS, type Method, type Operation } from '../shared/catalogue.js';
 import { ApiError } from '../shared/errors.js';
-import { INBOUND_MAX_BODY_BYTES } from '../shared/inbound.js';
 import type { Scope } from '../shared/scopes.js';
 
 /**
@@ -11,10 +12,10 @@ import type { Scope } from '../shared/scopes.js';
  * client address; `inbound` per webhook id (the `key` parameter of the route), after a per-address
  * count of refused inbound calls.
  */
-export type Bucket = 'read' | 'write' | 'commands' | 'docs' | 'inbound' | 'dashboard';
+export type Bucket = Operation['bucket'] | 'docs' | 'dashboard';
 
 export interface RouteSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: Method;
   /** Literal segments and `{name}` parameters, e.g. /api/public/v1/devices/{id}. */
   path: string;
   /** The scope a bearer token must hold; absent for routes that take no bearer token. */
@@ -26,46 +27,11 @@ export interface RouteSpec {
   maxBodyBytes?: number;
 }
 
-const V1 = '/api/public/v1';
-
 /** The account dashboard: HTML pages that carry a session cookie, never a bearer token. */
-const dashboard = (method: RouteSpec['method'], path: string): RouteSpec => ({ method, path: `/dashboard${path}`, bucket: 'dashboard' });
+const dashboard = (method: Method, path: string): RouteSpec => ({ method, path: `/dashboard${path}`, bucket: 'dashboard' });
 
 export const ROUTES: readonly RouteSpec[] = [
-  { method: 'GET', path: `${V1}/devices`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/devices/{id}`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/devices/{id}/positions`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/devices/{id}/commands/{commandId}`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: `${V1}/devices/{id}/locate`, scope: 'commands', bucket: 'commands' },
-  { method: 'GET', path: `${V1}/alerts`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: `${V1}/alerts/{id}/acknowledge`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/events`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/geofences`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: `${V1}/geofences`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/geofences/{id}`, scope: 'read', bucket: 'read' },
-  { method: 'PUT', path: `${V1}/geofences/{id}`, scope: 'write', bucket: 'write' },
-  { method: 'DELETE', path: `${V1}/geofences/{id}`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/drivers`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: `${V1}/drivers`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/drivers/{id}`, scope: 'read', bucket: 'read' },
-  { method: 'PUT', path: `${V1}/drivers/{id}`, scope: 'write', bucket: 'write' },
-  { method: 'DELETE', path: `${V1}/drivers/{id}`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/rules`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: `${V1}/rules`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/rules/{id}`, scope: 'read', bucket: 'read' },
-  { method: 'PUT', path: `${V1}/rules/{id}`, scope: 'write', bucket: 'write' },
-  { method: 'DELETE', path: `${V1}/rules/{id}`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/devices/{id}/driver`, scope: 'read', bucket: 'read' },
-  { method: 'PUT', path: `${V1}/devices/{id}/driver`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/devices/{id}/settings`, scope: 'read', bucket: 'read' },
-  { method: 'PATCH', path: `${V1}/devices/{id}/settings`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/settings`, scope: 'read', bucket: 'read' },
-  { method: 'PATCH', path: `${V1}/settings`, scope: 'write', bucket: 'write' },
-  { method: 'GET', path: `${V1}/incidents`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/expenses`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/work-orders`, scope: 'read', bucket: 'read' },
-  { method: 'GET', path: `${V1}/unit-notes`, scope: 'read', bucket: 'read' },
-  { method: 'POST', path: '/api/inbound/{webhookId}', bucket: 'inbound', key: 'webhookId', maxBodyBytes: INBOUND_MAX_BODY_BYTES },
+  ...OPERATIONS,
   { method: 'GET', path: '/api-docs', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/openapi.json', bucket: 'docs' },
   { method: 'GET', path: '/api-docs/init.js', bucket: 'docs' },

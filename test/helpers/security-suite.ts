@@ -1,9 +1,10 @@
-// The security checks every token route must pass, written once and run per route: no token, other
-// schemes, garbage, a foreign key's signature, unknown and revoked tokens, the wrong scope, and
-// another account's device. None of the refused requests may reach the tracker.
+// The security checks every token route of the route catalogue must pass, written once and run per
+// route: no token, other schemes, garbage, a foreign key's signature, unknown and revoked tokens, the
+// wrong scope, and another account's device. None of the refused requests may reach the tracker.
 import { describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
+import { OPERATIONS } from '../../shared/catalogue.js';
 import type { Scope } from '../../shared/scopes.js';
 import { foreignToken } from './stand-in-tracker.js';
 
@@ -44,44 +45,40 @@ export interface SuiteContext {
   tracker: SecurityBackend;
 }
 
-const v1 = '/api/public/v1';
+/** A valid body for each request schema the catalogue names, for the operations that require one. */
+const BODIES: Record<string, object> = {
+  GeofenceInput: { name: 'Depot', shape: { type: 'circle', center: { lat: 52.52, lng: 13.405 }, radius: 150 } },
+  DriverInput: { name: 'Ann Driver' },
+  RuleInput: { name: 'Fast', severity: 'warning', condition: { '>': [{ var: 'speed' }, 100] } },
+  DriverAssignmentInput: { driverId: null },
+  DeviceSettingsPatch: { speedLimitKmh: 80 },
+  AccountSettingsPatch: { speedLimitKmh: 100 },
+};
 
-const GEOFENCE = { name: 'Depot', shape: { type: 'circle', center: { lat: 52.52, lng: 13.405 }, radius: 150 } };
-const DRIVER = { name: 'Ann Driver' };
-const RULE = { name: 'Fast', severity: 'warning', condition: { '>': [{ var: 'speed' }, 100] } };
+/** What a path's `{id}` names, by the segment before it. */
+const OWNED: Record<string, Owned> = { devices: 'device', geofences: 'geofence', drivers: 'driver', rules: 'rule', alerts: 'alert' };
 
-/** Every token route of the public API, as the suite calls it; commandId names a command of a device. */
+const V1 = '/api/public/v1';
+
+/** Every token route of the route catalogue, as the suite calls it; commandId names a command of a device. */
 export function tokenRoutes(commandId: (deviceId: string) => string = () => 'cmd_1'): Record<string, SecuredRoute> {
-  const crud = (name: string, owned: Owned, body: object): Record<string, SecuredRoute> => ({
-    [`GET /${name}`]: { method: 'get', path: () => `${v1}/${name}`, scope: 'read' },
-    [`POST /${name}`]: { method: 'post', path: () => `${v1}/${name}`, scope: 'write', body, status: 201 },
-    [`GET /${name}/{id}`]: { method: 'get', path: (id) => `${v1}/${name}/${id}`, scope: 'read', owned },
-    [`PUT /${name}/{id}`]: { method: 'put', path: (id) => `${v1}/${name}/${id}`, scope: 'write', owned, body },
-    [`DELETE /${name}/{id}`]: { method: 'delete', path: (id) => `${v1}/${name}/${id}`, scope: 'write', owned, status: 204 },
-  });
-  return {
-    'GET /devices': { method: 'get', path: () => `${v1}/devices`, scope: 'read' },
-    'GET /devices/{id}': { method: 'get', path: (id) => `${v1}/devices/${id}`, scope: 'read', owned: 'device' },
-    'GET /devices/{id}/positions': { method: 'get', path: (id) => `${v1}/devices/${id}/positions`, scope: 'read', owned: 'device' },
-    'GET /devices/{id}/commands/{commandId}': { method: 'get', path: (id) => `${v1}/devices/${id}/commands/${commandId(id)}`, scope: 'read', owned: 'device' },
-    'POST /devices/{id}/locate': { method: 'post', path: (id) => `${v1}/devices/${id}/locate`, scope: 'commands', owned: 'device' },
-    'GET /devices/{id}/driver': { method: 'get', path: (id) => `${v1}/devices/${id}/driver`, scope: 'read', owned: 'device' },
-    'PUT /devices/{id}/driver': { method: 'put', path: (id) => `${v1}/devices/${id}/driver`, scope: 'write', owned: 'device', body: { driverId: null } },
-    'GET /devices/{id}/settings': { method: 'get', path: (id) => `${v1}/devices/${id}/settings`, scope: 'read', owned: 'device' },
-    'PATCH /devices/{id}/settings': { method: 'patch', path: (id) => `${v1}/devices/${id}/settings`, scope: 'write', owned: 'device', body: { speedLimitKmh: 80 } },
-    'GET /alerts': { method: 'get', path: () => `${v1}/alerts?status=open`, scope: 'read' },
-    'POST /alerts/{id}/acknowledge': { method: 'post', path: (id) => `${v1}/alerts/${id}/acknowledge`, scope: 'write', owned: 'alert' },
-    'GET /events': { method: 'get', path: () => `${v1}/events`, scope: 'read' },
-    'GET /settings': { method: 'get', path: () => `${v1}/settings`, scope: 'read' },
-    'PATCH /settings': { method: 'patch', path: () => `${v1}/settings`, scope: 'write', body: { speedLimitKmh: 100 } },
-    ...crud('geofences', 'geofence', GEOFENCE),
-    ...crud('drivers', 'driver', DRIVER),
-    ...crud('rules', 'rule', RULE),
-    'GET /incidents': { method: 'get', path: () => `${v1}/incidents`, scope: 'read' },
-    'GET /expenses': { method: 'get', path: () => `${v1}/expenses`, scope: 'read' },
-    'GET /work-orders': { method: 'get', path: () => `${v1}/work-orders`, scope: 'read' },
-    'GET /unit-notes': { method: 'get', path: () => `${v1}/unit-notes`, scope: 'read' },
-  };
+  const routes: Record<string, SecuredRoute> = {};
+  for (const op of OPERATIONS) {
+    if (!op.scope) continue;
+    const segments = op.path.split('/');
+    const owner = segments[segments.indexOf('{id}') - 1];
+    const body = op.body?.required ? BODIES[op.body.schema] : undefined;
+    if (op.body?.required && !body) throw new Error(`security suite: no example body for ${op.body.schema}`);
+    routes[`${op.method} ${op.path.replace(V1, '')}`] = {
+      method: op.method.toLowerCase() as SecuredRoute['method'],
+      path: (id) => op.path.replace('{id}', id).replace('{commandId}', commandId(id)),
+      scope: op.scope,
+      ...(owner ? { owned: OWNED[owner] } : {}),
+      ...(body ? { body } : {}),
+      status: op.response.status,
+    };
+  }
+  return routes;
 }
 
 const OTHER_SCOPE: Record<Scope, Scope[]> = { read: ['commands', 'write'], commands: ['read', 'write'], write: ['read'] };

@@ -15,9 +15,9 @@ const PAGE = `<!doctype html>
 <script src="/api-docs/init.js"></script></body></html>`;
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api-docs/openapi.json', dom_id: '#docs' });`;
 
-export function docsRoutes(): Router {
+export function docsRoutes(publicBaseUrl: string): Router {
   const router = Router();
-  const document = JSON.stringify(openApiDocument());
+  const document = JSON.stringify(openApiDocument({ publicBaseUrl }));
   const assets = getAbsoluteFSPath();
   // Read once so a missing package fails at start-up, not on the first visit.
   readFileSync(join(assets, 'swagger-ui-bundle.js'));

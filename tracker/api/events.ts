@@ -1,25 +1,24 @@
-// GET /api/public/v1/events: the account's events, newest first, each with its position and the
-// alert it opened.
-import { Router } from 'express';
+// listEvents: the account's events, newest first, each with its position and the alert it opened.
 import type { TrackerContext } from '../context.js';
 import { listEvents } from '../events/repository.js';
 import { callerDevice } from './devices.js';
 import { EventsQuery } from './metadata-schemas.js';
 import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from './paging.js';
 import { presentEvent } from './present.js';
-import { caller, parseQuery, requireScope } from './request.js';
+import type { Handlers } from './operations.js';
+import { caller, parseQuery } from './request.js';
 
-export function eventsRoutes(ctx: TrackerContext): Router {
-  const router = Router();
-  router.get('/api/public/v1/events', requireScope('read'), async (req, res) => {
-    const q = parseQuery(EventsQuery, req.query);
-    const { accountId } = caller(res);
-    // Another account's unit is a 404, as everywhere.
-    const deviceId = q.deviceId !== undefined ? (await callerDevice(ctx, accountId, q.deviceId)).id : null;
-    const before = decodeNumberedCursor(q.cursor);
-    const limit = q.limit ?? DEFAULT_LIST_LIMIT;
-    const rows = await listEvents(ctx.db, { accountId, since: q.since ? new Date(q.since) : null, type: q.type ?? null, deviceId, before, limit: limit + 1 });
-    res.json(pageBody(rows, limit, q.limit !== undefined, (e) => ({ t: e.createdAt, id: e.id }), presentEvent));
-  });
-  return router;
+export function eventsHandlers(ctx: TrackerContext): Handlers {
+  return {
+    async listEvents(req, res) {
+      const q = parseQuery(EventsQuery, req.query);
+      const { accountId } = caller(res);
+      // Another account's unit is a 404, as everywhere.
+      const deviceId = q.deviceId !== undefined ? (await callerDevice(ctx, accountId, q.deviceId)).id : null;
+      const before = decodeNumberedCursor(q.cursor);
+      const limit = q.limit ?? DEFAULT_LIST_LIMIT;
+      const rows = await listEvents(ctx.db, { accountId, since: q.since ? new Date(q.since) : null, type: q.type ?? null, deviceId, before, limit: limit + 1 });
+      res.json(pageBody(rows, limit, q.limit !== undefined, (e) => ({ t: e.createdAt, id: e.id }), presentEvent));
+    },
+  };
 }

@@ -1,14 +1,13 @@
-// /api/public/v1/geofences: list and read (read scope), create, replace and delete (write scope).
-import type { Router } from 'express';
+// The account's geofences: list, read, create, replace and delete.
 import type { TrackerContext } from '../context.js';
 import { createGeofence, deleteGeofence, findGeofence, listGeofences, replaceGeofence } from '../geofences/repository.js';
-import { collectionRoutes } from './collection.js';
+import { collectionHandlers } from './collection.js';
 import { GeofenceInput } from './metadata-schemas.js';
+import type { Handlers } from './operations.js';
 import { presentGeofence } from './present.js';
 
-export function geofencesRoutes(ctx: TrackerContext): Router {
-  return collectionRoutes(ctx, {
-    path: '/api/public/v1/geofences',
+export function geofencesHandlers(ctx: TrackerContext): Handlers {
+  return collectionHandlers(ctx, {
     noun: 'geofence',
     input: GeofenceInput,
     present: presentGeofence,

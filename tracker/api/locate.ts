@@ -1,13 +1,13 @@
-// POST /api/public/v1/devices/{id}/locate queues a locate command; GET …/commands/{commandId}
-// tells what became of it.
-import { Router, text } from 'express';
+// locateDevice queues a locate command; getCommand tells what became of it.
+import { text } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { queueLocate } from '../commands/queue.js';
 import { findCommand } from '../commands/repository.js';
 import { callerDevice } from './devices.js';
 import { presentCommand } from './present.js';
-import { caller, requireScope } from './request.js';
+import type { Handlers } from './operations.js';
+import { caller } from './request.js';
 
 /** A body is optional; when present it must be a JSON object. */
 function requireObjectBody(body: unknown): void {
@@ -21,21 +21,24 @@ function requireObjectBody(body: unknown): void {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ApiError('bad_request', 'the body must be a JSON object');
 }
 
-export function locateRoutes(ctx: TrackerContext): Router {
-  const router = Router();
-  router.post('/api/public/v1/devices/:id/locate', requireScope('commands'), text({ type: () => true, limit: '16kb' }), async (req, res) => {
-    requireObjectBody(req.body);
-    const { accountId } = caller(res);
-    const device = await callerDevice(ctx, accountId, req.params.id as string);
-    const command = await queueLocate(ctx, device);
-    res.json({ ok: true, queued: true, commandId: command.id });
-  });
-  router.get('/api/public/v1/devices/:id/commands/:commandId', requireScope('read'), async (req, res) => {
-    const { accountId } = caller(res);
-    const device = await callerDevice(ctx, accountId, req.params.id as string);
-    const command = await findCommand(ctx.db, accountId, device.id, req.params.commandId as string);
-    if (!command) throw new ApiError('not_found', `no command ${req.params.commandId as string} for device ${device.id}`);
-    res.json(presentCommand(command));
-  });
-  return router;
+export function locateHandlers(ctx: TrackerContext): Handlers {
+  return {
+    locateDevice: [
+      text({ type: () => true, limit: '16kb' }),
+      async (req, res) => {
+        requireObjectBody(req.body);
+        const { accountId } = caller(res);
+        const device = await callerDevice(ctx, accountId, req.params.id as string);
+        const command = await queueLocate(ctx, device);
+        res.json({ ok: true, queued: true, commandId: command.id });
+      },
+    ],
+    async getCommand(req, res) {
+      const { accountId } = caller(res);
+      const device = await callerDevice(ctx, accountId, req.params.id as string);
+      const command = await findCommand(ctx.db, accountId, device.id, req.params.commandId as string);
+      if (!command) throw new ApiError('not_found', `no command ${req.params.commandId as string} for device ${device.id}`);
+      res.json(presentCommand(command));
+    },
+  };
 }

@@ -1,7 +1,6 @@
-// GET /api/public/v1/devices/{id}/positions: history, oldest first. The rows come out of the database
+// listPositions: a unit's history, oldest first. The rows come out of the database
 // as binary COPY and are written as JSON as they arrive, with backpressure, in constant memory.
 import type { Response } from 'express';
-import { Router } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import type { Db } from '../storage/db.js';
@@ -9,7 +8,8 @@ import { historyQuery } from '../positions/repository.js';
 import { callerDevice } from './devices.js';
 import { decodeCursor, encodeCursor, isCursorTime } from './paging.js';
 import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
-import { caller, parseQuery, requireScope } from './request.js';
+import type { Handlers } from './operations.js';
+import { caller, parseQuery } from './request.js';
 import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
 
 /**
@@ -19,34 +19,34 @@ import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.j
 const PGLITE_BATCH_ROWS = 100_000;
 const isCursor = (v: Record<string, unknown>): v is { t: string } => isCursorTime(v.t);
 
-export function positionsRoutes(ctx: TrackerContext): Router {
-  const router = Router();
-  router.get('/api/public/v1/devices/:id/positions', requireScope('read'), async (req, res) => {
-    const q = parseQuery(PositionsQuery, req.query);
-    const to = q.to ? new Date(q.to) : new Date();
-    const from = q.from ? new Date(q.from) : new Date(to.getTime() - DEFAULT_RANGE_HOURS * 3_600_000);
-    if (from > to) throw new ApiError('bad_request', '"from" must not be later than "to"');
-    if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * 86_400_000) {
-      throw new ApiError('bad_request', `the range from "from" to "to" may span at most ${MAX_RANGE_DAYS} days`);
-    }
-    const after = q.cursor ? decodeCursor(q.cursor, isCursor).t : null;
-    const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
-    const query = (since: string | null, limit: number | null) => historyQuery(POSITION_COLUMNS, device.id, from, to, since, limit);
-    if (q.limit === undefined) return streamHistory(res, ctx.db, query, after);
+export function positionsHandlers(ctx: TrackerContext): Handlers {
+  return {
+    async listPositions(req, res) {
+      const q = parseQuery(PositionsQuery, req.query);
+      const to = q.to ? new Date(q.to) : new Date();
+      const from = q.from ? new Date(q.from) : new Date(to.getTime() - DEFAULT_RANGE_HOURS * 3_600_000);
+      if (from > to) throw new ApiError('bad_request', '"from" must not be later than "to"');
+      if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * 86_400_000) {
+        throw new ApiError('bad_request', `the range from "from" to "to" may span at most ${MAX_RANGE_DAYS} days`);
+      }
+      const after = q.cursor ? decodeCursor(q.cursor, isCursor).t : null;
+      const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
+      const query = (since: string | null, limit: number | null) => historyQuery(POSITION_COLUMNS, device.id, from, to, since, limit);
+      if (q.limit === undefined) return streamHistory(res, ctx.db, query, after);
 
-    const json = new PositionsJson();
-    const parts: Buffer[] = [];
-    let more = false;
-    const { sql, params } = query(after, q.limit + 1);
-    for await (const tuples of ctx.db.copyBinary(sql, params)) {
-      const written = json.write(tuples, q.limit);
-      parts.push(written.json);
-      more ||= written.more;
-    }
-    const nextCursor = more ? encodeCursor({ t: json.lastTime() }) : null;
-    res.type('application/json').send(Buffer.concat([Buffer.from('{"data":['), ...parts, Buffer.from(`],"nextCursor":${JSON.stringify(nextCursor)}}`)]));
-  });
-  return router;
+      const json = new PositionsJson();
+      const parts: Buffer[] = [];
+      let more = false;
+      const { sql, params } = query(after, q.limit + 1);
+      for await (const tuples of ctx.db.copyBinary(sql, params)) {
+        const written = json.write(tuples, q.limit);
+        parts.push(written.json);
+        more ||= written.more;
+      }
+      const nextCursor = more ? encodeCursor({ t: json.lastTime() }) : null;
+      res.type('application/json').send(Buffer.concat([Buffer.from('{"data":['), ...parts, Buffer.from(`],"nextCursor":${JSON.stringify(nextCursor)}}`)]));
+    },
+  };
 }
 
 type Query = (since: string | null, limit: number | null) => { sql: string; params: string[] };

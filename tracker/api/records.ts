@@ -1,13 +1,13 @@
-// GET /api/public/v1/incidents, /expenses, /work-orders, /unit-notes: the records inbound webhooks
-// created in the caller's account, newest first, filtered by unit and time, paged like alerts.
-import { Router } from 'express';
+// The records inbound webhooks created in the caller's account (incidents, expenses, work orders,
+// unit notes), newest first, filtered by unit and time, paged like alerts.
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { RECORD_KINDS, type RecordKind } from '../records/kinds.js';
 import { listRecords, type StoredRecord } from '../records/repository.js';
 import { decodeCreatedCursor, DEFAULT_LIST_LIMIT, pageBody } from './paging.js';
 import { RecordsQuery } from './record-schemas.js';
-import { caller, parseQuery, requireScope } from './request.js';
+import type { Handlers } from './operations.js';
+import { caller, parseQuery } from './request.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -17,10 +17,10 @@ export function presentRecord(kind: RecordKind, r: StoredRecord) {
   return { id: r.id, deviceId: r.deviceId, ...own, time: r.time.toISOString(), receivedAt: r.receivedAt.toISOString(), webhookId: r.webhookId, extra: r.extra };
 }
 
-export function recordsRoutes(ctx: TrackerContext): Router {
-  const router = Router();
+export function recordsHandlers(ctx: TrackerContext): Handlers {
+  const handlers: Handlers = {};
   for (const kind of RECORD_KINDS) {
-    router.get(`/api/public/v1/${kind.path}`, requireScope('read'), async (req, res) => {
+    handlers[kind.operationId] = async (req, res) => {
       const q = parseQuery(RecordsQuery, req.query);
       const from = q.from ? new Date(q.from) : null;
       const to = q.to ? new Date(q.to) : null;
@@ -30,7 +30,7 @@ export function recordsRoutes(ctx: TrackerContext): Router {
       const limit = q.limit ?? DEFAULT_LIST_LIMIT;
       const rows = await listRecords(ctx.db, kind, { accountId: caller(res).accountId, deviceId: q.deviceId ?? null, from, to, before, limit: limit + 1 });
       res.json(pageBody(rows, limit, q.limit !== undefined, (r) => ({ t: r.time.toISOString(), id: r.id }), (r) => presentRecord(kind, r)));
-    });
+    };
   }
-  return router;
+  return handlers;
 }

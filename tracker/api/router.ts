@@ -1,20 +1,33 @@
-// The public API as the tracker serves it behind the gateway.
-import { Router } from 'express';
+// The public API as the tracker serves it behind the gateway: every operation of the route
+// catalogue, each bound to its handler by operationId.
+import type { Router } from 'express';
+import { OPERATIONS } from '../../shared/catalogue.js';
 import type { TrackerContext } from '../context.js';
-import { alertsRoutes } from './alerts.js';
-import { devicesRoutes } from './devices.js';
-import { driversRoutes } from './drivers.js';
-import { eventsRoutes } from './events.js';
-import { geofencesRoutes } from './geofences.js';
-import { locateRoutes } from './locate.js';
-import { positionsRoutes } from './positions.js';
-import { recordsRoutes } from './records.js';
-import { rulesRoutes } from './rules.js';
-import { settingsRoutes } from './settings.js';
+import { inboundHandler } from '../inbound/route.js';
+import { alertsHandlers } from './alerts.js';
+import { devicesHandlers } from './devices.js';
+import { driversHandlers } from './drivers.js';
+import { eventsHandlers } from './events.js';
+import { geofencesHandlers } from './geofences.js';
+import { locateHandlers } from './locate.js';
+import { bindOperations } from './operations.js';
+import { positionsHandlers } from './positions.js';
+import { recordsHandlers } from './records.js';
+import { rulesHandlers } from './rules.js';
+import { settingsHandlers } from './settings.js';
 
 export function publicApi(ctx: TrackerContext): Router {
-  const router = Router();
-  router.use(devicesRoutes(ctx), positionsRoutes(ctx), alertsRoutes(ctx), locateRoutes(ctx), eventsRoutes(ctx));
-  router.use(geofencesRoutes(ctx), driversRoutes(ctx), rulesRoutes(ctx), settingsRoutes(ctx), recordsRoutes(ctx));
-  return router;
+  return bindOperations(OPERATIONS, {
+    ...devicesHandlers(ctx),
+    ...positionsHandlers(ctx),
+    ...alertsHandlers(ctx),
+    ...locateHandlers(ctx),
+    ...eventsHandlers(ctx),
+    ...geofencesHandlers(ctx),
+    ...driversHandlers(ctx),
+    ...rulesHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...recordsHandlers(ctx),
+    receiveInboundCall: inboundHandler(ctx),
+  });
 }

@@ -5,7 +5,6 @@ import { requestMetrics } from '../../shared/metrics.js';
 import { adminRoute } from '../admin/route.js';
 import { docsRoutes } from '../api/docs.js';
 import { publicApi } from '../api/router.js';
-import { inboundRoute } from '../inbound/route.js';
 import { dashboardRoutes } from '../dashboard/router.js';
 import type { TrackerContext } from '../context.js';
 import { tokenStatusRoute } from '../tokens/route.js';
@@ -33,9 +32,8 @@ export function createTrackerApp(ctx: TrackerContext): express.Express {
   app.use(adminRoute(ctx));
   app.use(tokenStatusRoute(ctx));
   app.use(publicApi(ctx));
-  app.use(inboundRoute(ctx));
   app.use(dashboardRoutes(ctx));
-  app.use(docsRoutes());
+  app.use(docsRoutes(ctx.config.PUBLIC_BASE_URL));
   app.use(notFound());
   app.use(databaseUnavailable());
   app.use(errorHandler());

@@ -1,7 +1,8 @@
-// POST /api/inbound/:webhookId?secret=…: outside systems create records in the webhook's account.
+// The inbound call (POST /api/inbound/{webhookId}?secret=…, receiveInboundCall in the route
+// catalogue): outside systems create records in the webhook's account.
 // The secret is checked before anything else, and an unknown id gets the same 401 in the same time
 // as a wrong secret. Every call is logged for the webhook's owner, never with its secret.
-import { Router, type Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
@@ -33,9 +34,7 @@ function declaredBytes(req: Request): number | null {
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
-export function inboundRoute(ctx: TrackerContext): Router {
-  const router = Router();
-
+export function inboundHandler(ctx: TrackerContext): RequestHandler {
   async function log(entry: NewCall): Promise<void> {
     try {
       await insertCall(ctx.db, entry);
@@ -44,12 +43,13 @@ export function inboundRoute(ctx: TrackerContext): Router {
     }
   }
 
-  router.post('/api/inbound/:webhookId', async (req, res) => {
+  return async function inboundCall(req, res) {
     const receivedAt = new Date();
-    const webhook = await findWebhookForCall(ctx.db, req.params.webhookId);
+    const webhookId = req.params.webhookId as string;
+    const webhook = await findWebhookForCall(ctx.db, webhookId);
     const secret = typeof req.query.secret === 'string' ? req.query.secret : '';
     const entry: Omit<NewCall, 'status' | 'error'> = {
-      webhookId: req.params.webhookId,
+      webhookId,
       recordId: null,
       idempotencyKey: null,
       replayed: false,
@@ -89,6 +89,5 @@ export function inboundRoute(ctx: TrackerContext): Router {
       await log({ ...entry, status: refusal.status, error: refusal.message });
       throw err;
     }
-  });
-  return router;
+  };
 }

@@ -1,5 +1,5 @@
 // The four kinds of record an inbound webhook can create, described once: the action that creates
-// it, its table and id prefix, the body it accepts, the read API's path and shape, and how each
+// it, its table and id prefix, the body it accepts, the read API's operation and shape, and how each
 // field maps to a column. Storage, validation and the read API all work from these descriptions.
 import type { z } from 'zod';
 import type { IdPrefix } from '../../shared/ids.js';
@@ -17,7 +17,9 @@ export interface RecordKind {
   action: Exclude<InboundAction, 'log_only'>;
   table: string;
   prefix: IdPrefix;
-  /** Path under /api/public/v1 of the read API. */
+  /** The read API's operation in the route catalogue. */
+  operationId: string;
+  /** The kind's slug in the dashboard's addresses. */
   path: string;
   input: z.ZodType<Record<string, unknown>>;
   output: z.ZodType;
@@ -30,6 +32,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
     action: 'create_incident',
     table: 'incidents',
     prefix: 'inc',
+    operationId: 'listIncidents',
     path: 'incidents',
     input: IncidentInput,
     output: Incident,
@@ -43,6 +46,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
     action: 'create_expense',
     table: 'expenses',
     prefix: 'exp',
+    operationId: 'listExpenses',
     path: 'expenses',
     input: ExpenseInput,
     output: Expense,
@@ -57,6 +61,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
     action: 'create_work_order',
     table: 'work_orders',
     prefix: 'wo',
+    operationId: 'listWorkOrders',
     path: 'work-orders',
     input: WorkOrderInput,
     output: WorkOrder,
@@ -70,6 +75,7 @@ export const RECORD_KINDS: readonly RecordKind[] = [
     action: 'create_unit_note',
     table: 'unit_notes',
     prefix: 'note',
+    operationId: 'listUnitNotes',
     path: 'unit-notes',
     input: UnitNoteInput,
     output: UnitNote,

@@ -1,0 +1,205 @@
+// The public API's route catalogue: every operation once, with its method, path, scope, rate-limit
+// bucket, operationId, tag, summary and the names of its schemas. The gateway compiles its matcher
+// from it, the tracker binds a handler to each operationId, and the OpenAPI document and the
+// security tests are generated from it. Adding a route is one entry here plus one handler.
+import { INBOUND_MAX_BODY_BYTES } from './inbound.js';
+import type { Scope } from './scopes.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The document's tags, in the order it lists them. */
+export const TAGS = {
+  devices: 'Units and their last state',
+  positions: 'Position history',
+  commands: 'Commands to units and what became of them',
+  'alerts and events': 'What the event rules raised, and the settings they use',
+  geofences: 'Areas the event rules watch',
+  drivers: 'Drivers and the units they drive',
+  rules: 'Custom alert rules',
+  records: 'Records created by inbound webhooks',
+  inbound: 'Calls from outside systems, authenticated by a secret rather than a token',
+} as const;
+export type Tag = keyof typeof TAGS;
+
+export interface Operation {
+  operationId: string;
+  method: Method;
+  /** Literal segments and `{name}` parameters, e.g. /api/public/v1/devices/{id}. */
+  path: string;
+  /** The scope a bearer token must hold; absent for the inbound call, which carries a secret. */
+  scope?: Scope;
+  /** Token routes count per token in their scope's bucket; inbound calls per webhook (`key`). */
+  bucket: 'read' | 'write' | 'commands' | 'inbound';
+  /** For per-key buckets: the path parameter that names the counter. */
+  key?: string;
+  /** A smaller body cap than the gateway's 1 MiB default. */
+  maxBodyBytes?: number;
+  tag: Tag;
+  summary: string;
+  /** What a client should know beyond the scope and the rate limit, which the document adds. */
+  description?: string;
+  /** The query's schema, by its name in the tracker's schema registry. */
+  query?: string;
+  /** The request body's schema, by name; `required: false` when a call may send none. */
+  body?: { schema: string; required: boolean };
+  /** The success answer: its status, and the schema of its body (a page of them for `page`). */
+  response: { status: number; description: string; schema?: string; page?: 'cursor' | 'all' };
+  /** Error statuses the operation can answer besides its success. */
+  errors: readonly number[];
+}
+
+const V1 = '/api/public/v1';
+const READ_ERRORS = [401, 403, 429, 500, 502] as const;
+
+const read = (o: Omit<Operation, 'method' | 'scope' | 'bucket'>): Operation => ({ method: 'GET', scope: 'read', bucket: 'read', ...o });
+const write = (method: Method, o: Omit<Operation, 'method' | 'scope' | 'bucket'>): Operation => ({ method, scope: 'write', bucket: 'write', ...o });
+
+/** The operationIds of a configuration collection's five operations, from its noun (geofence → listGeofences…). */
+export function collectionOperationIds(noun: string) {
+  const title = noun[0]!.toUpperCase() + noun.slice(1);
+  return { list: `list${title}s`, create: `create${title}`, get: `get${title}`, replace: `replace${title}`, remove: `delete${title}` };
+}
+
+/** List, create, read, replace, delete of an account's configuration collection. */
+function collection(tag: 'geofences' | 'drivers' | 'rules', noun: string, schema: string, extraDescription = ''): Operation[] {
+  const ids = collectionOperationIds(noun);
+  const path = `${V1}/${tag}`;
+  const body = { schema: `${schema}Input`, required: true };
+  return [
+    read({
+      operationId: ids.list,
+      path,
+      tag,
+      summary: `List the account's ${noun}s, oldest first`,
+      description: `Without \`limit\` at most 1000 are returned, with \`nextCursor\` when there are more.${extraDescription}`,
+      query: 'ListQuery',
+      response: { status: 200, description: `${schema}s`, schema, page: 'cursor' },
+      errors: [400, ...READ_ERRORS],
+    }),
+    write('POST', { operationId: ids.create, path, tag, summary: `Create a ${noun}`, body, response: { status: 201, description: `The new ${noun}`, schema }, errors: [400, 401, 403, 409, 413, 415, 429, 500, 502] }),
+    read({ operationId: ids.get, path: `${path}/{id}`, tag, summary: `One ${noun}`, response: { status: 200, description: `The ${noun}`, schema }, errors: [401, 403, 404, 429, 500, 502] }),
+    write('PUT', { operationId: ids.replace, path: `${path}/{id}`, tag, summary: `Replace a ${noun}`, body, response: { status: 200, description: `The ${noun}`, schema }, errors: [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] }),
+    write('DELETE', { operationId: ids.remove, path: `${path}/{id}`, tag, summary: `Delete a ${noun}`, response: { status: 204, description: 'Deleted' }, errors: [401, 403, 404, 409, 429, 500, 502] }),
+  ];
+}
+
+/** The read API of the records inbound webhooks create. */
+const records = (operationId: string, path: string, what: string, action: string, schema: string): Operation =>
+  read({
+    operationId,
+    path: `${V1}/${path}`,
+    tag: 'records',
+    summary: `List ${what} created by inbound webhooks, newest first`,
+    description: `Records the account's \`${action}\` inbound webhooks created, newest \`time\` first. Without \`limit\` at most 1000 are returned, with \`nextCursor\` when there are more.`,
+    query: 'RecordsQuery',
+    response: { status: 200, description: path, schema, page: 'cursor' },
+    errors: [400, ...READ_ERRORS],
+  });
+
+export const OPERATIONS: readonly Operation[] = [
+  read({ operationId: 'listDevices', path: `${V1}/devices`, tag: 'devices', summary: 'List the units visible to the token', description: 'Every unit of the account, in one answer.', response: { status: 200, description: 'Units', schema: 'Device', page: 'all' }, errors: READ_ERRORS }),
+  read({ operationId: 'getDevice', path: `${V1}/devices/{id}`, tag: 'devices', summary: 'One unit', response: { status: 200, description: 'The unit', schema: 'Device' }, errors: [401, 403, 404, 429, 500, 502] }),
+  read({
+    operationId: 'listPositions',
+    path: `${V1}/devices/{id}/positions`,
+    tag: 'positions',
+    summary: 'Position history of one unit, oldest first',
+    query: 'PositionsQuery',
+    response: { status: 200, description: 'Positions', schema: 'Position', page: 'cursor' },
+    errors: [400, 401, 403, 404, 429, 500, 502],
+  }),
+  read({ operationId: 'getCommand', path: `${V1}/devices/{id}/commands/{commandId}`, tag: 'commands', summary: 'What became of a command', response: { status: 200, description: 'The command', schema: 'Command' }, errors: [401, 403, 404, 429, 500, 502] }),
+  {
+    operationId: 'locateDevice',
+    method: 'POST',
+    path: `${V1}/devices/{id}/locate`,
+    scope: 'commands',
+    bucket: 'commands',
+    tag: 'commands',
+    summary: 'Ask the unit for an immediate position fix',
+    description: 'Queues a locate command; it is sent at once when the device is connected, else when it next connects, unless it expires first (5 minutes by default).',
+    body: { schema: 'LocateBody', required: false },
+    response: { status: 200, description: 'Queued', schema: 'CommandResult' },
+    errors: [400, 401, 403, 404, 409, 429, 500, 502],
+  },
+  read({
+    operationId: 'listAlerts',
+    path: `${V1}/alerts`,
+    tag: 'alerts and events',
+    summary: 'List alerts, newest first',
+    description: '`status` defaults to `open`. Without `limit` at most 1000 alerts are returned, with `nextCursor` when there are more.',
+    query: 'AlertsQuery',
+    response: { status: 200, description: 'Alerts', schema: 'Alert', page: 'cursor' },
+    errors: [400, ...READ_ERRORS],
+  }),
+  write('POST', {
+    operationId: 'acknowledgeAlert',
+    path: `${V1}/alerts/{id}/acknowledge`,
+    tag: 'alerts and events',
+    summary: 'Acknowledge an alert',
+    description: 'Moves an open alert to `acknowledged`; acknowledging it again changes nothing and answers the same. No body is needed.',
+    response: { status: 200, description: 'The alert', schema: 'Alert' },
+    errors: [401, 403, 404, 429, 500, 502],
+  }),
+  read({
+    operationId: 'listEvents',
+    path: `${V1}/events`,
+    tag: 'alerts and events',
+    summary: 'List events, newest first',
+    description: "Without `limit` at most 1000 events are returned, with `nextCursor` when there are more. An unknown `type` is a 400; another account's `deviceId` a 404. See docs/events.md for when each type is raised.",
+    query: 'EventsQuery',
+    response: { status: 200, description: 'Events', schema: 'Event', page: 'cursor' },
+    errors: [400, 401, 403, 404, 429, 500, 502],
+  }),
+  ...collection('geofences', 'geofence', 'Geofence', ' A geofence used by a rule cannot be deleted (409).'),
+  ...collection('drivers', 'driver', 'Driver'),
+  ...collection('rules', 'rule', 'Rule'),
+  read({ operationId: 'getDeviceDriver', path: `${V1}/devices/{id}/driver`, tag: 'drivers', summary: "The unit's driver", response: { status: 200, description: 'The assignment', schema: 'DriverAssignment' }, errors: [401, 403, 404, 429, 500, 502] }),
+  write('PUT', {
+    operationId: 'assignDeviceDriver',
+    path: `${V1}/devices/{id}/driver`,
+    tag: 'drivers',
+    summary: 'Assign a driver to the unit (or none)',
+    description: 'A driver drives one unit at a time: assigning them here takes them off any other unit.',
+    body: { schema: 'DriverAssignmentInput', required: true },
+    response: { status: 200, description: 'The assignment', schema: 'DriverAssignment' },
+    errors: [400, 401, 403, 404, 413, 415, 429, 500, 502],
+  }),
+  read({ operationId: 'getDeviceSettings', path: `${V1}/devices/{id}/settings`, tag: 'alerts and events', summary: "The unit's event settings", response: { status: 200, description: 'Settings', schema: 'DeviceSettings' }, errors: [401, 403, 404, 429, 500, 502] }),
+  write('PATCH', {
+    operationId: 'updateDeviceSettings',
+    path: `${V1}/devices/{id}/settings`,
+    tag: 'alerts and events',
+    summary: "Change the unit's event settings",
+    description: 'Fields left out are unchanged; null clears a setting.',
+    body: { schema: 'DeviceSettingsPatch', required: true },
+    response: { status: 200, description: 'Settings', schema: 'DeviceSettings' },
+    errors: [400, 401, 403, 404, 413, 415, 429, 500, 502],
+  }),
+  read({ operationId: 'getAccountSettings', path: `${V1}/settings`, tag: 'alerts and events', summary: "The account's event settings", response: { status: 200, description: 'Settings', schema: 'AccountSettings' }, errors: READ_ERRORS }),
+  write('PATCH', {
+    operationId: 'updateAccountSettings',
+    path: `${V1}/settings`,
+    tag: 'alerts and events',
+    summary: "Change the account's event settings",
+    body: { schema: 'AccountSettingsPatch', required: true },
+    response: { status: 200, description: 'Settings', schema: 'AccountSettings' },
+    errors: [400, 401, 403, 413, 415, 429, 500, 502],
+  }),
+  records('listIncidents', 'incidents', 'incidents', 'create_incident', 'Incident'),
+  records('listExpenses', 'expenses', 'expenses', 'create_expense', 'Expense'),
+  records('listWorkOrders', 'work-orders', 'work orders', 'create_work_order', 'WorkOrder'),
+  records('listUnitNotes', 'unit-notes', 'unit notes', 'create_unit_note', 'UnitNote'),
+  {
+    operationId: 'receiveInboundCall',
+    method: 'POST',
+    path: '/api/inbound/{webhookId}',
+    bucket: 'inbound',
+    key: 'webhookId',
+    maxBodyBytes: INBOUND_MAX_BODY_BYTES,
+    tag: 'inbound',
+    summary: "Inbound webhook: create a record in the webhook's account",
+    response: { status: 201, description: 'Record created', schema: 'InboundAccepted' },
+    errors: [400, 401, 413, 415, 422, 429, 500, 502],
+  },
+];

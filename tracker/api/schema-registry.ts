@@ -1,0 +1,11 @@
+// The schemas the route catalogue names, by name: the queries and request bodies the OpenAPI
+// document describes as clients send them. Response shapes are found by their `id` in zod's global
+// registry. The catalogue lives in shared/ and cannot import the tracker's zod schemas, hence names.
+import type { z } from 'zod';
+import { AccountSettingsPatch, DeviceSettingsPatch, DriverAssignmentInput, DriverInput, EventsQuery, GeofenceInput, ListQuery, RuleInput } from './metadata-schemas.js';
+import { RecordsQuery } from './record-schemas.js';
+import { AlertsQuery, LocateBody, PositionsQuery } from './schemas.js';
+
+export const QUERIES: Record<string, z.ZodObject> = { PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery };
+
+export const BODIES: Record<string, z.ZodType> = { GeofenceInput, DriverInput, DriverAssignmentInput, RuleInput, DeviceSettingsPatch, AccountSettingsPatch, LocateBody };
