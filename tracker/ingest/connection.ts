@@ -59,13 +59,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     write: (bytes) => socket.write(bytes),
     close: () => socket.destroy(),
   };
-  const speaker: Speaker = {
-    get protocol() {
-      return live.protocol;
-    },
-    conn: live,
-    remoteAddress: socket.remoteAddress,
-  };
+  const speaker: Speaker = { conn: live, remoteAddress: socket.remoteAddress };
 
   socket.setNoDelay(true);
   // A fixed deadline, not an idle timer: a peer trickling bytes must not keep an unidentified socket.

@@ -103,7 +103,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
       void deps.sessions.detach(deviceId, conn);
     }, deps.idleTimeoutMs).unref();
     online.set(deviceId, { conn, timer });
-    void speakFor(deps, deviceId, { protocol: protocol.name, conn, remoteAddress });
+    void speakFor(deps, deviceId, { conn, remoteAddress });
     return conn;
   }
 
@@ -135,13 +135,13 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     if (screened.refused) return reply(400, `implausible ${screened.refused}: report refused`);
     const device = await identify(deps, protocol.name, decoded.identity, async (found) => reportKeyAccepts(await reportKeyHash(deps.db, found.id), key));
     // Under DEVICE_TAKEOVER=older a report is refused while a TCP connection speaks for the unit.
-    if (!device || standing(deps, device.id, { protocol: protocol.name, conn: online.get(device.id)?.conn ?? absent, remoteAddress }) === 'refused') {
+    if (!device || standing(deps, device.id, { conn: online.get(device.id)?.conn ?? absent, remoteAddress }) === 'refused') {
       await answerTime.waitFrom(startedAt);
       return reply(200, '');
     }
     await store(deps, device.id, screened);
     const conn = seen(device.id, remoteAddress);
-    await answered(deps, device.id, { protocol: protocol.name, conn, remoteAddress }, decoded.commandReply, screened.positions);
+    await answered(deps, device.id, { conn, remoteAddress }, decoded.commandReply, screened.positions);
     const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);
     reply(200, commands.join('\n'));

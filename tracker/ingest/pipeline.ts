@@ -28,9 +28,8 @@ export interface PipelineDeps {
   takeover: Config['DEVICE_TAKEOVER'];
 }
 
-/** Who is speaking: a transport's handle on the device and where it comes from, for the log. */
+/** Who is speaking: a transport's handle on the device (with its protocol) and where it comes from, for the log. */
 export interface Speaker {
-  protocol: string;
   conn: LiveConnection;
   remoteAddress: string | undefined;
 }
@@ -62,15 +61,15 @@ export function standing(deps: PipelineDeps, deviceId: string, speaker: Speaker)
   if (current === undefined || current === speaker.conn) return 'speaks';
   if (deps.takeover === 'newer') return 'second';
   deps.stats.countTakeover('older');
-  deps.logger.warn({ deviceId, protocol: speaker.protocol, remoteAddress: speaker.remoteAddress }, 'second connection of a connected device refused');
+  deps.logger.warn({ deviceId, protocol: speaker.conn.protocol, remoteAddress: speaker.remoteAddress }, 'second connection of a connected device refused');
   return 'refused';
 }
 
 /** The speaker now speaks for the device (and gets its commands); one it replaces is closed. */
 export async function speakFor(deps: PipelineDeps, deviceId: string, speaker: Speaker): Promise<void> {
-  if (!(await deps.sessions.attach(deviceId, speaker.protocol, speaker.conn))) return;
+  if (!(await deps.sessions.attach(deviceId, speaker.conn.protocol, speaker.conn))) return;
   deps.stats.countTakeover('newer');
-  deps.logger.warn({ deviceId, protocol: speaker.protocol, remoteAddress: speaker.remoteAddress }, 'device connection taken over by a newer one');
+  deps.logger.warn({ deviceId, protocol: speaker.conn.protocol, remoteAddress: speaker.remoteAddress }, 'device connection taken over by a newer one');
 }
 
 /** Counts the decoded positions and splits off what the plausibility check refuses. `device`: id or identity. */

@@ -13,6 +13,9 @@ export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];
 
 const BY_NAME = new Map<string, Protocol | HttpProtocol>([...PROTOCOLS, ...HTTP_PROTOCOLS].map((p) => [p.name, p]));
 
+/** Every protocol's name, TCP then HTTP (the labels of the per-protocol metrics). */
+export const PROTOCOL_NAMES: string[] = [...BY_NAME.keys()];
+
 /** Encodes a command for a device speaking `protocol`; null when the protocol has no such command. */
 export function encodeCommand(protocol: string, command: CommandType, commandSeq: number): Buffer | null {
   return BY_NAME.get(protocol)?.commands[command]?.(commandSeq) ?? null;
