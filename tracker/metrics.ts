@@ -9,7 +9,7 @@ import type { PositionBatcher } from './ingest/batcher.js';
 import type { DeviceSessions } from './ingest/sessions.js';
 import type { IngestStats } from './ingest/stats.js';
 import { REFUSAL_REASONS } from './positions/plausible.js';
-import { PROTOCOLS } from './protocols/registry.js';
+import { PROTOCOL_NAMES } from './protocols/registry.js';
 
 /** Why an outbound webhook attempt failed. */
 export type WebhookFailureReason = 'status' | 'timeout' | 'network';
@@ -66,7 +66,7 @@ export function trackerMetrics(): TrackerMetrics {
 /** The device side's own counters, read at each scrape (the ingest path only bumps plain fields). */
 export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; sessions: DeviceSessions; batcher: PositionBatcher }): void {
   const { stats, sessions, batcher } = ingest;
-  const protocols = [...PROTOCOLS.map((p) => p.name), 'osmand'];
+  const protocols = PROTOCOL_NAMES;
   new Gauge({
     name: 'fleet_devices_connected',
     help: 'Devices online on this tracker, by protocol (OsmAnd phones: reported within DEVICE_TIMEOUT_SECONDS)',

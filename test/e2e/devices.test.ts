@@ -201,6 +201,24 @@ describe('commands', () => {
     d.close();
   });
 
+  test('an OsmAnd phone gets locate in the answer to its next report, and the report after delivers it', async () => {
+    const http = request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`);
+    const report = async (i: number) => (await http.get(`/?${osmandQueryString('359633100000304', fix(i))}`).buffer(true)).text;
+    expect(await report(60)).toBe(''); // online, nothing queued
+    const { commandId } = (await locate('osmand')).body;
+    // Nothing can reach a phone between its reports: the command waits for the next one.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await status('osmand', commandId)).status).toBe('queued');
+    expect(await report(61)).toBe('locate');
+    const sent = await status('osmand', commandId);
+    expect(sent).toMatchObject({ status: 'sent', deliveredAt: null });
+    expect(sent.sentAt).not.toBeNull();
+    expect(await report(62)).toBe(''); // sent once only
+    const done = await status('osmand', commandId);
+    expect(done).toMatchObject({ status: 'delivered', reply: 'position report', position: { timestamp: '2026-11-21T08:01:02.000Z' } });
+    expect(done.position.lat).toBeCloseTo(52.5262, 4);
+  });
+
   test('a command that waits longer than COMMAND_TTL expires and is never sent', async () => {
     const { commandId } = (await locate('expire')).body;
     const c = await eventually(() => status('expire', commandId), (x) => x.status !== 'queued', 5000);

@@ -100,7 +100,7 @@ describe('judged with the positions', () => {
   });
 
   test('online and offline come from the device sessions; offline only once the grace period is over', async () => {
-    const conn: LiveConnection = { protocol: 'gt06', sendLocate: () => false, close: () => undefined };
+    const conn: LiveConnection = { protocol: 'gt06', write: null, close: () => undefined };
     const { sessions } = f.tracker.ingest.deps;
     const types = async () => (await events(`?deviceId=${van}&limit=10`)).filter((e) => e.type.startsWith('device_')).map((e) => e.type);
     await sessions.attach(van, 'gt06', conn);

@@ -1,9 +1,12 @@
-// Delivers queued commands to devices connected to this process: at once when notified (from any
-// tracker process, through the database), and on each connection for what waited. Expires what
-// waited longer than COMMAND_TTL, and records replies.
+// Delivers queued commands to devices connected to this process: over a live connection at once
+// when notified (from any tracker process, through the database) and on each connection for what
+// waited; to a device on HTTP in the answer to its next report. Expires what waited longer than
+// COMMAND_TTL, and records replies.
 import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceSessions } from '../ingest/sessions.js';
+import { encodeCommand } from '../protocols/registry.js';
+import type { CommandType } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import { COMMANDS_CHANNEL } from './queue.js';
 import { claimQueued, deliverOldestSent, expireCommands, failCommand, type Command } from './repository.js';
@@ -43,25 +46,46 @@ export class CommandDispatcher {
     this.outcomes.inc({ status: 'expired' }, await expireCommands(this.db));
   }
 
-  /** Sends every unexpired queued command of a device connected here. */
+  /** Sends every unexpired queued command of a device with a live connection here. */
   async deliver(deviceId: string): Promise<void> {
     const conn = this.sessions.get(deviceId);
-    if (!conn) return;
+    // A device on HTTP takes its commands with its next report (collect): claimed now, they would
+    // count as sent while nothing carries them.
+    if (!conn?.write) return;
     try {
       await this.expire();
       for (const command of await claimQueued(this.db, deviceId)) {
-        this.seq = (this.seq + 1) % 0x7fffffff;
-        if (!conn.sendLocate(this.seq)) {
-          await failCommand(this.db, command.id, `the ${conn.protocol} protocol has no locate command`);
-          this.outcomes.inc({ status: 'failed' });
-        } else {
-          this.outcomes.inc({ status: 'sent' });
-          this.logger.info({ deviceId, commandId: command.id }, 'command sent');
-        }
+        const bytes = await this.encode(deviceId, conn.protocol, command);
+        if (bytes) conn.write(bytes);
       }
     } catch (err) {
       this.logger.error({ err, deviceId }, 'command delivery failed');
     }
+  }
+
+  /** Claims the unexpired queued commands of a device reporting over HTTP, encoded for the answer to its report. */
+  async collect(deviceId: string, protocol: string): Promise<Buffer[]> {
+    const out: Buffer[] = [];
+    for (const command of await claimQueued(this.db, deviceId)) {
+      const bytes = await this.encode(deviceId, protocol, command);
+      if (bytes) out.push(bytes);
+    }
+    return out;
+  }
+
+  /** A claimed (now sent) command's bytes; a protocol without the command fails it instead. */
+  private async encode(deviceId: string, protocol: string, command: Command): Promise<Buffer | null> {
+    this.seq = (this.seq + 1) % 0x7fffffff;
+    const bytes = encodeCommand(protocol, command.type as CommandType, this.seq);
+    if (!bytes) {
+      // Queued before the device first connected, or under another protocol: the API refuses the rest up front.
+      await failCommand(this.db, command.id, `the ${protocol} protocol has no ${command.type} command`);
+      this.outcomes.inc({ status: 'failed' });
+      return null;
+    }
+    this.outcomes.inc({ status: 'sent' });
+    this.logger.info({ deviceId, commandId: command.id }, 'command sent');
+    return bytes;
   }
 
   /** A device answered a command. */

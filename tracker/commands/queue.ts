@@ -3,14 +3,14 @@
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import type { Device } from '../devices/repository.js';
-import { hasLocate } from '../protocols/registry.js';
+import { canSend } from '../protocols/registry.js';
 import { createCommand, type Command } from './repository.js';
 
 export const COMMANDS_CHANNEL = 'device_commands';
 
 export async function queueLocate(ctx: TrackerContext, device: Device): Promise<Command> {
   // A device that never connected has no known protocol yet: its command waits for the connection.
-  if (device.protocol && !hasLocate(device.protocol)) {
+  if (device.protocol && !canSend(device.protocol, 'locate')) {
     throw new ApiError('conflict', `device ${device.id} speaks ${device.protocol.toUpperCase()}, which has no locate command`);
   }
   const queued = await ctx.db.transaction(async (tx) => {

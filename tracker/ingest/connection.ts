@@ -1,36 +1,15 @@
-// One device connection: recognise the protocol, split frames, decode, identify the device, store
-// positions and only then ACK. Frames of a connection are handled strictly in order. Nothing a
-// socket sends can throw out of here: a bad frame is counted and dropped, a hostile peer closed.
-// A second connection for a device already connected here is settled by DEVICE_TAKEOVER.
+// One TCP device connection: recognise the protocol, split frames, decode, then the report
+// pipeline (identify, screen, store) and only then ACK. Frames of a connection are handled strictly
+// in order. Nothing a socket sends can throw out of here: a bad frame is counted and dropped, a
+// hostile peer closed. A second connection for a device already connected here is settled by
+// DEVICE_TAKEOVER.
 import type { Socket } from 'node:net';
-import type { Counter } from 'prom-client';
-import type { Config } from '../../shared/config.js';
-import type { Logger } from '../../shared/logger.js';
-import type { CommandDispatcher } from '../commands/dispatcher.js';
-import { findDeviceByImei } from '../devices/repository.js';
-import type { DeviceReport } from '../events/engine.js';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
-import type { PlausibleLimits } from '../positions/plausible.js';
-import { asStored } from '../positions/stored.js';
-import type { Db } from '../storage/db.js';
-import type { PositionBatcher } from './batcher.js';
-import { screen } from './refusals.js';
-import type { DeviceSessions, LiveConnection } from './sessions.js';
-import type { IngestStats } from './stats.js';
+import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps, type Speaker } from './pipeline.js';
+import type { LiveConnection } from './sessions.js';
 
-export interface ConnectionDeps {
-  db: Db;
-  logger: Logger;
-  batcher: PositionBatcher;
-  sessions: DeviceSessions;
-  dispatcher: CommandDispatcher;
-  stats: IngestStats;
-  /** Commands moved to each status (the tracker's fleet_commands_total). */
-  commandOutcomes: Counter<'status'>;
+export interface ConnectionDeps extends PipelineDeps {
   crcStrict: boolean;
-  /** What the plausibility check accepts (POSITION_EARLIEST_TIME, POSITION_MAX_FUTURE). */
-  plausible: PlausibleLimits;
-  takeover: Config['DEVICE_TAKEOVER'];
   /** From the moment a connection opens: it must have identified by then, whatever it sends. */
   loginTimeoutMs: number;
   idleTimeoutMs: number;
@@ -77,14 +56,10 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     get protocol() {
       return protocol?.name ?? 'unknown';
     },
-    sendLocate(seq) {
-      const bytes = protocol?.encodeLocate(session, seq) ?? null;
-      if (!bytes) return false;
-      socket.write(bytes);
-      return true;
-    },
+    write: (bytes) => socket.write(bytes),
     close: () => socket.destroy(),
   };
+  const speaker: Speaker = { conn: live, remoteAddress: socket.remoteAddress };
 
   socket.setNoDelay(true);
   // A fixed deadline, not an idle timer: a peer trickling bytes must not keep an unidentified socket.
@@ -147,7 +122,6 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     let result: DecodeResult;
     try {
       result = protocol!.decode(frame, session);
-      result.positions = result.positions.map(asStored);
       deps.stats.framesDecoded++;
     } catch (err) {
       deps.stats.countDecodeError(protocol!.name);
@@ -155,37 +129,28 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       return;
     }
     if (result.identity !== undefined && result.identity !== session.identity) {
-      if (!(await identify(result.identity))) return;
+      if (!(await admit(result.identity))) return;
     }
     if (!deviceId) return; // nothing is accepted before the device has identified itself
     if (result.badChecksum) {
       deps.stats.countBadChecksum(deviceId);
       if (deps.crcStrict) return;
     }
-    deps.stats.positionsReceived += result.positions.length;
     // Implausible records are refused alone: the rest is stored and the frame ACKed, or one corrupt
     // record in a device's buffer would block everything after it for good.
-    const { positions, attributes } = screen(deps, protocol!.name, deviceId, result.positions, result.attributes);
-    const reports = alarmReport(deviceId, attributes);
-    if (positions.length > 0 || reports.length > 0) {
-      const id = deviceId;
-      await deps.batcher.add(positions.map((position) => ({ deviceId: id, position })), reports);
-      if (takingOver && positions.length > 0) await takeOver();
+    const screened = screenReport(deps, protocol!.name, deviceId, result.positions, result.attributes);
+    await store(deps, deviceId, screened);
+    if (takingOver && screened.positions.length > 0) {
+      takingOver = false;
+      await speakFor(deps, deviceId, speaker);
     }
-    // Only the connection that speaks for the device answers its commands.
-    if (result.commandReply !== undefined && deps.sessions.get(deviceId) === live) {
-      const p = positions[0];
-      const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
-      await deps.dispatcher.replied(deviceId, result.commandReply, position);
-    }
+    await answered(deps, deviceId, speaker, result.commandReply, screened.positions);
     if (result.reply && !closed) socket.write(result.reply);
   }
 
-  async function identify(identity: string): Promise<boolean> {
-    const device = /^[0-9]{5,20}$/.test(identity) ? await findDeviceByImei(deps.db, identity) : null;
+  async function admit(identity: string): Promise<boolean> {
+    const device = await identify(deps, protocol!.name, identity);
     if (!device) {
-      deps.stats.unknownIdentities++;
-      if (deps.stats.shouldLogUnknown(identity)) deps.logger.warn({ identity: identity.slice(0, 20), protocol: protocol!.name }, 'unknown device refused');
       const refusal = protocol!.rejectIdentity(session);
       if (refusal) socket.end(refusal);
       else socket.destroy();
@@ -196,11 +161,8 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       socket.destroy(); // one connection speaks for one device
       return false;
     }
-    const current = deps.sessions.get(device.id);
-    const second = current !== undefined && current !== live;
-    if (second && deps.takeover === 'older') {
-      deps.stats.countTakeover('older');
-      deps.logger.warn({ deviceId: device.id, protocol: protocol!.name, remoteAddress: socket.remoteAddress }, 'second connection of a connected device refused');
+    const stands = standing(deps, device.id, speaker);
+    if (stands === 'refused') {
       socket.destroy();
       closed = true;
       return false;
@@ -211,17 +173,9 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     socket.setTimeout(deps.idleTimeoutMs);
     // A login alone proves nothing but the identifier: the connection speaking for the device keeps
     // its commands until this one has sent a position.
-    if (second) takingOver = true;
-    else await deps.sessions.attach(device.id, protocol!.name, live);
+    if (stands === 'second') takingOver = true;
+    else await speakFor(deps, device.id, speaker);
     return true;
-  }
-
-  async function takeOver(): Promise<void> {
-    takingOver = false;
-    if (await deps.sessions.attach(deviceId!, protocol!.name, live)) {
-      deps.stats.countTakeover('newer');
-      deps.logger.warn({ deviceId, protocol: protocol!.name, remoteAddress: socket.remoteAddress }, 'device connection taken over by a newer one');
-    }
   }
 
   return {
@@ -235,9 +189,4 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       setTimeout(() => socket.destroy(), END_LINGER_MS).unref();
     },
   };
-}
-
-/** Of what a message without a fix says, only an alarm needs storing (its event, before the ACK). */
-export function alarmReport(deviceId: string, attributes: Record<string, unknown> | undefined): DeviceReport[] {
-  return attributes?.alarm !== undefined ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
 }

@@ -6,11 +6,12 @@ import { CommandDispatcher } from '../commands/dispatcher.js';
 import { EventEngine } from '../events/engine.js';
 import type { EventListener } from '../events/types.js';
 import { exposeIngest } from '../metrics.js';
+import { osmand } from '../protocols/osmand/index.js';
 import { PROTOCOLS } from '../protocols/registry.js';
 import { PositionBatcher } from './batcher.js';
 import type { ConnectionDeps } from './connection.js';
 import { startDeviceServers, type Listener } from './device-server.js';
-import { startOsmAndServer } from './osmand-server.js';
+import { startHttpReportServer } from './http-server.js';
 import { DeviceSessions } from './sessions.js';
 import { IngestStats } from './stats.js';
 
@@ -41,10 +42,8 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     dispatcher,
     batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports)),
     stats: new IngestStats(),
-    commandOutcomes: ctx.metrics.commands,
     crcStrict: config.CRC_STRICT,
     plausible: { earliest: config.POSITION_EARLIEST_TIME, maxFutureMs: config.POSITION_MAX_FUTURE },
-
     takeover: config.DEVICE_TAKEOVER,
     loginTimeoutMs: config.LOGIN_TIMEOUT_SECONDS * 1000,
     idleTimeoutMs: config.DEVICE_TIMEOUT_SECONDS * 1000,
@@ -59,7 +58,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     ...dedicated.filter(([, port]) => port !== 0).map(([name, port]) => ({ name, port, protocols: PROTOCOLS.filter((p) => p.name === name) })),
   ];
   const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS }, deps);
-  const osmand = await startOsmAndServer(config.OSMAND_PORT, config.DEVICE_HOST, config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, deps);
+  const osmandServer = await startHttpReportServer(osmand, config.OSMAND_PORT, config.DEVICE_HOST, config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, deps);
   let sweeping = false;
   const offlineSweep = setInterval(() => {
     if (sweeping) return;
@@ -71,12 +70,12 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   }, OFFLINE_SWEEP_MS).unref();
 
   return {
-    ports: { ...servers.ports, osmand: osmand.port },
+    ports: { ...servers.ports, osmand: osmandServer.port },
     deps,
     async close(deadline) {
       const closed = servers.stopAccepting();
       clearInterval(offlineSweep);
-      const osmandClosed = osmand.close(deadline);
+      const osmandClosed = osmandServer.close(deadline);
       deps.batcher.hurry();
       void servers.drain();
       // Devices close their side on our FIN; the deadline closes the rest.

@@ -10,8 +10,11 @@ import type { Db } from '../storage/db.js';
 /** What the command dispatcher needs of a connection. */
 export interface LiveConnection {
   protocol: string;
-  /** Sends a locate request; false when the protocol has none. */
-  sendLocate(commandSeq: number): boolean;
+  /**
+   * Sends bytes to the device now; null for a transport whose commands travel only in the answer to
+   * the device's next report (HTTP).
+   */
+  write: ((bytes: Buffer) => void) | null;
   close(): void;
 }
 

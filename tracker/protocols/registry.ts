@@ -1,14 +1,27 @@
-// Every TCP protocol the device server speaks. Adding one is a folder and a line here.
+// Every protocol the tracker speaks. Adding one is a folder and a line here.
 import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
+import { osmand } from './osmand/index.js';
 import { teltonika } from './teltonika/index.js';
-import type { Protocol } from './types.js';
+import type { CommandType, HttpProtocol, Protocol } from './types.js';
 
+/** The TCP protocols, recognised on the device ports. */
 export const PROTOCOLS: Protocol[] = [gt06, teltonika, h02];
 
-/** Protocols that can encode a locate request (OsmAnd phones answer one in their next report). */
-const LOCATE = new Set([...PROTOCOLS.filter((p) => p.encodeLocate({ state: {} }, 0) !== null).map((p) => p.name), 'osmand']);
+/** The HTTP protocols, each on its own port. */
+export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];
 
-export function hasLocate(protocol: string): boolean {
-  return LOCATE.has(protocol);
+const BY_NAME = new Map<string, Protocol | HttpProtocol>([...PROTOCOLS, ...HTTP_PROTOCOLS].map((p) => [p.name, p]));
+
+/** Every protocol's name, TCP then HTTP (the labels of the per-protocol metrics). */
+export const PROTOCOL_NAMES: string[] = [...BY_NAME.keys()];
+
+/** Encodes a command for a device speaking `protocol`; null when the protocol has no such command. */
+export function encodeCommand(protocol: string, command: CommandType, commandSeq: number): Buffer | null {
+  return BY_NAME.get(protocol)?.commands[command]?.(commandSeq) ?? null;
+}
+
+/** Whether a device speaking `protocol` can be sent `command`. */
+export function canSend(protocol: string, command: CommandType): boolean {
+  return BY_NAME.get(protocol)?.commands[command] !== undefined;
 }

@@ -63,14 +63,37 @@ export interface Framer {
   readonly skipped: number;
 }
 
+/** Commands the product can ask a device for. */
+export type CommandType = 'locate';
+
+/**
+ * What a protocol can send, as data: an encoder per command it has (`commandSeq` travels in the
+ * command where the protocol echoes it back). A command missing here is refused when it is asked
+ * for, never queued.
+ */
+export type CommandEncoders = Partial<Record<CommandType, (commandSeq: number) => Buffer>>;
+
+/** A protocol spoken over a TCP stream: detected, framed, decoded frame by frame. */
 export interface Protocol {
   name: 'gt06' | 'teltonika' | 'h02';
+  transport: 'tcp';
+  commands: CommandEncoders;
   /** True when the first bytes of a connection belong to this protocol (device port autodetect). */
   detect(firstBytes: Buffer): boolean;
   createFramer(maxFrameBytes: number): Framer;
   decode(frame: Buffer, session: ProtocolSession): DecodeResult;
   /** Bytes that refuse an unknown identity the way the protocol expects, or null to just close. */
   rejectIdentity(session: ProtocolSession): Buffer | null;
-  /** Encodes a locate request for the device, or null when the protocol has none. */
-  encodeLocate(session: ProtocolSession, commandSeq: number): Buffer | null;
+}
+
+/**
+ * A protocol spoken over HTTP requests: each request is one report, decoded from its parameters or
+ * JSON body. Commands travel in the answer to the device's next report.
+ */
+export interface HttpProtocol {
+  name: 'osmand';
+  transport: 'http';
+  commands: CommandEncoders;
+  /** The report, or why it is unusable (answered 400). `receivedAt` stands in for a missing time. */
+  decode(report: Record<string, unknown>, receivedAt: Date): (DecodeResult & { identity: string }) | { error: string };
 }

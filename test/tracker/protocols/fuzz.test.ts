@@ -1,10 +1,11 @@
 // Seeded fuzzing: valid frames are mutated (bit flips, truncation, extension, length-field
 // damage, splicing) or replaced by random bytes, then pushed through framer and decoder.
-// Nothing may throw, and every decoded position must carry finite numbers.
+// Nothing may throw, every decoded position must carry finite numbers, and valid OsmAnd reports
+// in the mix must decode to their fix.
 import { describe, expect, it } from '@jest/globals';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
-import { decodeOsmAnd } from '../../../tracker/protocols/osmand/index.js';
+import { osmand } from '../../../tracker/protocols/osmand/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
@@ -131,38 +132,56 @@ describe.each(Object.entries(seeds))('%s fuzz', (name, { protocol, frames }) => 
 });
 
 describe('osmand fuzz', () => {
-  it(`survives ${ITERATIONS} mutated queries and bodies`, () => {
+  it(`survives ${ITERATIONS} mutated queries and bodies, and decodes the valid reports among them`, () => {
     const rand = prng(42);
     const query = osmandQuery('1', fix, { batteryLevel: 50, ignition: true });
     const keys = Object.keys(query);
     const junk = ['', '-', 'NaN', '1e999', '91', '-181', 'abc', '2020-13-45', '0x10', ' ', ',', '1,2,3', 'null'];
     const now = new Date();
+    /** Valid reports (junk only in keys the decoder keeps as attributes) that did not decode to the fix. */
+    const misread: unknown[] = [];
+    let valid = 0;
+    const expectFix = (r: ReturnType<typeof osmand.decode>, input: unknown) => {
+      valid++;
+      const p = 'error' in r || r.identity !== '1' || r.positions.length !== 1 ? undefined : r.positions[0];
+      if (!p || p.deviceTime.getTime() !== fix.time.getTime() || Math.abs(p.lat - fix.lat) > 1e-6 || Math.abs(p.lng - fix.lng) > 1e-6) misread.push({ input, r });
+    };
     for (let i = 0; i < ITERATIONS; i++) {
+      const keepValid = rand() < 0.2;
       if (rand() < 0.7) {
         const q: Record<string, string> = { ...query };
         for (let k = Math.floor(rand() * 4); k >= 0; k--) {
-          const key = rand() < 0.8 ? keys[Math.floor(rand() * keys.length)]! : 'location';
+          const key = keepValid ? `extra${k}` : rand() < 0.8 ? keys[Math.floor(rand() * keys.length)]! : 'location';
           q[key] = junk[Math.floor(rand() * junk.length)]!;
         }
-        if (rand() < 0.1) delete q.id;
-        const r = decodeOsmAnd(q, now);
-        if (r.ok) r.positions.forEach((p) => checkResult({ positions: [p] }));
+        if (!keepValid && rand() < 0.1) delete q.id;
+        const r = osmand.decode(q, now);
+        if (!('error' in r)) r.positions.forEach((p) => checkResult({ positions: [p] }));
+        if (keepValid) expectFix(r, q);
       } else {
         const body = osmandJson('1', fix) as Record<string, unknown>;
         const loc = body.location as Record<string, unknown>;
         const coords = loc.coords as Record<string, unknown>;
         const values: unknown[] = [null, undefined, 'x', -1, 1e9, {}, [], true, '2020-01-01'];
         const v = () => values[Math.floor(rand() * values.length)];
-        if (rand() < 0.3) coords.latitude = v();
-        if (rand() < 0.3) coords.speed = v();
-        if (rand() < 0.3) loc.timestamp = v();
-        if (rand() < 0.2) loc.battery = v();
-        if (rand() < 0.2) loc.extras = v();
-        if (rand() < 0.1) body.location = v();
-        if (rand() < 0.1) body.device_id = v();
-        const r = decodeOsmAnd(body, now);
-        if (r.ok) r.positions.forEach((p) => checkResult({ positions: [p] }));
+        if (keepValid) {
+          loc.extras = { note: v(), level: v() };
+          if (rand() < 0.5) coords.speed = -1; // "unknown" in Traccar Client
+        } else {
+          if (rand() < 0.3) coords.latitude = v();
+          if (rand() < 0.3) coords.speed = v();
+          if (rand() < 0.3) loc.timestamp = v();
+          if (rand() < 0.2) loc.battery = v();
+          if (rand() < 0.2) loc.extras = v();
+          if (rand() < 0.1) body.location = v();
+          if (rand() < 0.1) body.device_id = v();
+        }
+        const r = osmand.decode(body, now);
+        if (!('error' in r)) r.positions.forEach((p) => checkResult({ positions: [p] }));
+        if (keepValid) expectFix(r, body);
       }
     }
+    expect(valid).toBeGreaterThan(ITERATIONS / 10);
+    expect(misread.slice(0, 3)).toEqual([]);
   });
 });

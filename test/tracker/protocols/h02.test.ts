@@ -138,6 +138,6 @@ describe('H02 binary messages', () => {
 
 describe('H02 locate', () => {
   it('has no single-position command', () => {
-    expect(h02.encodeLocate(session('7712340001'), 1)).toBeNull();
+    expect(h02.commands.locate).toBeUndefined();
   });
 });

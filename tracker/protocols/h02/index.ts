@@ -5,11 +5,12 @@ import { H02Framer } from './framer.js';
 
 export const h02: Protocol = {
   name: 'h02',
+  transport: 'tcp',
+  // No one-shot position request exists in H02; see README.md.
+  commands: {},
   detect: (first) => first.length >= 3 && ((first[0] === 0x2a && /^\*[A-Za-z]{2},/.test(first.toString('latin1', 0, 4))) || first[0] === 0x24),
   createFramer: (maxFrameBytes) => new H02Framer(maxFrameBytes),
   decode: decodeH02,
   // H02 has no refusal message; the connection is closed instead.
   rejectIdentity: () => null,
-  // No one-shot position request exists in H02; see README.md.
-  encodeLocate: () => null,
 };

@@ -1,21 +1,18 @@
-// The OsmAnd HTTP protocol (Traccar Client and other phone apps) on OSMAND_PORT: a report is a
-// GET or POST with query parameters, or a JSON body. It is answered 200 only once stored; the
-// body carries the text of commands queued for the device. A phone has no live connection, so it
-// counts as online until DEVICE_TIMEOUT passes without a report.
+// The HTTP transport of a device protocol (OsmAnd: Traccar Client and other phone apps, on
+// OSMAND_PORT): a report is a GET or POST with query parameters, or a JSON body, and goes through
+// the report pipeline. It is answered 200 only once stored; the body carries the commands queued
+// for the device, one a line, which are sent by that answer. A phone has no live connection, so
+// it counts as online until DEVICE_TIMEOUT passes without a report.
 // Knowing an identifier must tell, and give, as little as the protocol allows: a report for an
 // unknown identifier, or without the unit's report key once it has one, gets the very answer of a
 // unit with no queued command (200, empty), after about as long; each address has a report budget.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../../shared/http.js';
-import { claimQueued, deliverOldestSent } from '../commands/repository.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
-import { findDeviceByImei } from '../devices/repository.js';
-import { asStored } from '../positions/stored.js';
-import { decodeOsmAnd } from '../protocols/osmand/index.js';
+import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
-import { alarmReport, type ConnectionDeps } from './connection.js';
-import { screen } from './refusals.js';
+import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps } from './pipeline.js';
 import type { LiveConnection } from './sessions.js';
 
 const MAX_BODY = 64 * 1024;
@@ -72,49 +69,42 @@ class AnswerTime {
   }
 }
 
-export interface OsmAndServer {
+export interface HttpReportServer {
   port: number;
   server: Server;
   /** Graceful stop: reports in flight are stored and answered; what is left at the deadline is cut. */
   close(deadline: number): Promise<void>;
 }
 
-export async function startOsmAndServer(port: number, host: string, reportsPerMinute: number, deps: ConnectionDeps): Promise<OsmAndServer> {
+export async function startHttpReportServer(protocol: HttpProtocol, port: number, host: string, reportsPerMinute: number, deps: PipelineDeps & { idleTimeoutMs: number }): Promise<HttpReportServer> {
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
   const budgets = new ReportWindows(reportsPerMinute);
   const answerTime = new AnswerTime();
 
-  function seen(deviceId: string): void {
+  /** Stands for a device while no report of it was accepted here: it speaks for no one. */
+  const absent: LiveConnection = { protocol: protocol.name, write: null, close: () => undefined };
+
+  /** The device's handle here, attached (speaking for the device) with its first accepted report. */
+  function seen(deviceId: string, remoteAddress: string | undefined): LiveConnection {
     const entry = online.get(deviceId);
     if (entry) {
       entry.timer.refresh();
-      return;
+      return entry.conn;
     }
     const forget = () => {
       clearTimeout(timer);
       if (online.get(deviceId)?.conn === conn) online.delete(deviceId);
     };
-    // Replaced by a TCP connection: the next report attaches the phone again.
-    const conn: LiveConnection = { protocol: 'osmand', sendLocate: () => false, close: forget };
+    // Replaced by a TCP connection: the next report attaches the phone again. No bytes can be
+    // pushed to a phone: its commands go in the answer to its next report.
+    const conn: LiveConnection = { protocol: protocol.name, write: null, close: forget };
     const timer = setTimeout(() => {
       forget();
       void deps.sessions.detach(deviceId, conn);
     }, deps.idleTimeoutMs).unref();
     online.set(deviceId, { conn, timer });
-    void deps.sessions.attach(deviceId, 'osmand', conn).then((replaced) => {
-      if (!replaced) return;
-      deps.stats.countTakeover('newer');
-      deps.logger.warn({ deviceId, protocol: 'osmand' }, 'device connection taken over by a newer one');
-    });
-  }
-
-  /** Whether a report may speak for the unit under DEVICE_TAKEOVER=older: not while a TCP connection does. */
-  function mayReport(deviceId: string): boolean {
-    const current = deps.sessions.get(deviceId);
-    if (deps.takeover === 'newer' || current === undefined || current === online.get(deviceId)?.conn) return true;
-    deps.stats.countTakeover('older');
-    deps.logger.warn({ deviceId, protocol: 'osmand' }, 'second connection of a connected device refused');
-    return false;
+    void speakFor(deps, deviceId, { conn, remoteAddress });
+    return conn;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -122,7 +112,8 @@ export async function startOsmAndServer(port: number, host: string, reportsPerMi
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
     };
     if (req.method !== 'GET' && req.method !== 'POST') return reply(405, 'method not allowed');
-    const wait = budgets.take(req.socket.remoteAddress ?? '');
+    const remoteAddress = req.socket.remoteAddress;
+    const wait = budgets.take(remoteAddress ?? '');
     if (wait > 0) {
       deps.stats.osmandLimited++;
       res.setHeader('Retry-After', String(wait));
@@ -134,46 +125,31 @@ export async function startOsmAndServer(port: number, host: string, reportsPerMi
     const input = parseInput(req, body);
     if (typeof input === 'string') return reply(400, input);
     const { key, report } = takeKey(req, input);
-    const decoded = decodeOsmAnd(report);
-    if (!decoded.ok) {
-      deps.stats.countDecodeError('osmand');
+    const decoded = protocol.decode(report, new Date());
+    if ('error' in decoded) {
+      deps.stats.countDecodeError(protocol.name);
       return reply(400, decoded.error);
     }
     // Like any malformed report, an implausible one is refused whole, with the reason, before any lookup.
-    const screened = screen(deps, 'osmand', decoded.identity.slice(0, 20), decoded.positions, decoded.attributes);
+    const screened = screenReport(deps, protocol.name, decoded.identity.slice(0, 20), decoded.positions, decoded.attributes);
     if (screened.refused) return reply(400, `implausible ${screened.refused}: report refused`);
-    const found = /^[0-9]{5,20}$/.test(decoded.identity) ? await findDeviceByImei(deps.db, decoded.identity) : null;
-    const device = found && reportKeyAccepts(await reportKeyHash(deps.db, found.id), key) ? found : null;
-    if (!device) {
-      deps.stats.unknownIdentities++;
-      if (deps.stats.shouldLogUnknown(decoded.identity)) {
-        deps.logger.warn({ identity: decoded.identity.slice(0, 20), protocol: 'osmand', reason: found ? 'report key' : 'unknown identifier' }, 'unknown device refused');
-      }
+    const device = await identify(deps, protocol.name, decoded.identity, async (found) => reportKeyAccepts(await reportKeyHash(deps.db, found.id), key));
+    // Under DEVICE_TAKEOVER=older a report is refused while a TCP connection speaks for the unit.
+    if (!device || standing(deps, device.id, { conn: online.get(device.id)?.conn ?? absent, remoteAddress }) === 'refused') {
       await answerTime.waitFrom(startedAt);
       return reply(200, '');
     }
-    if (!mayReport(device.id)) {
-      await answerTime.waitFrom(startedAt);
-      return reply(200, '');
-    }
-    const positions = decoded.positions.map(asStored);
-    deps.stats.positionsReceived += positions.length;
-    await deps.batcher.add(positions.map((position) => ({ deviceId: device.id, position })), alarmReport(device.id, decoded.attributes));
-    seen(device.id);
-    // The report after a command is the phone's answer to it.
-    const p = positions[0];
-    if (p && (await deliverOldestSent(deps.db, device.id, 'position report', { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() }))) {
-      deps.commandOutcomes.inc({ status: 'delivered' });
-    }
-    const commands = await claimQueued(deps.db, device.id);
-    deps.commandOutcomes.inc({ status: 'sent' }, commands.length);
+    await store(deps, device.id, screened);
+    const conn = seen(device.id, remoteAddress);
+    await answered(deps, device.id, { conn, remoteAddress }, decoded.commandReply, screened.positions);
+    const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);
-    reply(200, commands.map((c) => c.type).join('\n'));
+    reply(200, commands.join('\n'));
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      deps.logger.error({ err }, 'OsmAnd report failed');
+      deps.logger.error({ err, protocol: protocol.name }, 'device report failed');
       if (!res.headersSent) res.writeHead(503).end('try again');
     });
   });
