@@ -20,6 +20,8 @@ const duration = z.string().transform((v, ctx) => {
   }
   return ms;
 });
+/** What a position filter does with a position it catches: store it flagged, drop it, or nothing. */
+const filterAction = z.enum(['flag', 'drop', 'off']);
 const durations = z.string().transform((v, ctx) => {
   const list = v.split(',').map(durationMs);
   if (list.length > 50 || list.some((ms) => ms === null || ms <= 0)) {
@@ -88,6 +90,12 @@ const schema = z.object({
   CRC_STRICT: bool.default(false),
   POSITION_EARLIEST_TIME: z.iso.datetime({ offset: true, error: 'expected an ISO 8601 time such as 2000-01-01T00:00:00Z' }).transform((v) => new Date(v)).default(new Date('2000-01-01T00:00:00Z')),
   POSITION_MAX_FUTURE: duration.default(86_400_000),
+  FILTER_ZERO: filterAction.default('flag'),
+  FILTER_FUTURE: filterAction.default('flag'),
+  FILTER_FUTURE_MARGIN: duration.default(600_000),
+  FILTER_JUMP: filterAction.default('flag'),
+  FILTER_MAX_SPEED_KMH: z.coerce.number().int().min(1).max(100_000).default(300),
+  ENGINE_HOURS_MAX_GAP: duration.default(900_000),
   DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   DASHBOARD_PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(168).default(24),

@@ -1,5 +1,5 @@
 // The tracker's Prometheus metrics, all named here: API requests by route template, the device side
-// (connections, devices online by protocol, positions stored, frames and implausible positions
+// (connections, devices online by protocol, positions stored and filtered, frames and implausible positions
 // refused), command outcomes, the outbound webhook deliveries, and dashboard forms refused for too
 // many attempts. Served on TRACKER_METRICS_PORT by the process (tracker/main.ts).
 import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
@@ -8,6 +8,7 @@ import type { CommandStatus } from './commands/repository.js';
 import type { PositionBatcher } from './ingest/batcher.js';
 import type { DeviceSessions } from './ingest/sessions.js';
 import type { IngestStats } from './ingest/stats.js';
+import { FILTER_REASONS } from './positions/filters.js';
 import { REFUSAL_REASONS } from './positions/plausible.js';
 import { PROTOCOL_NAMES } from './protocols/registry.js';
 
@@ -101,6 +102,16 @@ export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; s
     collect() {
       this.reset();
       for (const protocol of protocols) for (const reason of REFUSAL_REASONS) this.inc({ protocol, reason }, stats.refused.get(`${protocol} ${reason}`) ?? 0);
+    },
+  });
+  new Counter<'reason' | 'action'>({
+    name: 'fleet_positions_filtered_total',
+    help: 'Positions caught by a filter (FILTER_*), by reason (zero, future, jump, duplicate) and action: flag (stored flagged) or drop (left out, still ACKed)',
+    labelNames: ['reason', 'action'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const reason of FILTER_REASONS) for (const action of ['flag', 'drop']) this.inc({ reason, action }, batcher.filtered.get(`${reason} ${action}`) ?? 0);
     },
   });
   counterFrom(registry, { name: 'fleet_position_writes_refused_total', help: 'Device frames and reports whose positions the database refused even written alone (no ACK)' }, () => batcher.refusedWrites);

@@ -1,5 +1,6 @@
-// A device's valid fixes in a period, thinned on the server to at most MAX_TRACK_POINTS evenly
-// spaced ones (always keeping the first and the last), so a 90-day track stays a small page.
+// A device's valid fixes in a period (none a filter flagged), thinned on the server to at most
+// MAX_TRACK_POINTS evenly spaced ones (always keeping the first and the last), so a 90-day track
+// stays a small page.
 import type { Queryable } from '../storage/db.js';
 import type { TrackPoint } from './track-svg.js';
 
@@ -13,7 +14,7 @@ interface Row {
 
 export async function loadTrack(db: Queryable, deviceId: string, from: Date, to: Date, max = MAX_TRACK_POINTS): Promise<{ total: number; points: TrackPoint[] }> {
   const range = [deviceId, from.toISOString(), to.toISOString()];
-  const where = 'device_id = $1 AND device_time >= $2 AND device_time <= $3 AND valid';
+  const where = 'device_id = $1 AND device_time >= $2 AND device_time <= $3 AND valid AND filtered IS NULL';
   const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM positions WHERE ${where}`, range))[0]!.n;
   const stride = Math.ceil(total / max);
   const rows =

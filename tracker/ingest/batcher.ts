@@ -5,7 +5,9 @@
 // when the database is unreachable every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
+import type { FilterReason } from '../positions/filters.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
+import { sequence, type SequenceSettings } from '../positions/sequence.js';
 import type { Db, Queryable } from '../storage/db.js';
 
 export interface BatcherOptions {
@@ -13,9 +15,11 @@ export interface BatcherOptions {
   maxDelayMs: number;
   /** A batch this large is written at once. */
   maxRows: number;
+  /** The position filters and the computed counters' settings. */
+  sequence: SequenceSettings;
 }
 
-/** Runs in the batch's transaction with the positions that were new and the reports. */
+/** Runs in the batch's transaction with the positions that were new (and not flagged) and the reports. */
 export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<unknown>;
 
 /** One caller of add(): a device frame or report, the unit of an ACK. */
@@ -52,12 +56,14 @@ export class PositionBatcher {
   stored = 0;
   /** Frames and reports whose write the database refused even alone (their devices got no ACK). */
   refusedWrites = 0;
+  /** Positions filtered, by `reason action` (flag: stored flagged; drop: left out, still ACKed). */
+  readonly filtered = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly onStored: OnStored | null = null,
-    private readonly options: BatcherOptions = { maxDelayMs: 20, maxRows: 2000 },
+    private readonly onStored: OnStored | null,
+    private readonly options: BatcherOptions,
   ) {
     this.delayMs = options.maxDelayMs;
   }
@@ -90,6 +96,11 @@ export class PositionBatcher {
     return this.flushing;
   }
 
+  private countFiltered(reason: FilterReason, action: 'flag' | 'drop'): void {
+    const key = `${reason} ${action}`;
+    this.filtered.set(key, (this.filtered.get(key) ?? 0) + 1);
+  }
+
   /**
    * One transaction for the waiters; when the database refuses it, each half is retried in its own
    * (events judged in a part commit with that part's positions), down to the single waiter at fault.
@@ -97,11 +108,17 @@ export class PositionBatcher {
   private async write(waiters: Waiter[]): Promise<void> {
     const rows = waiters.flatMap((w) => w.rows);
     try {
-      await this.db.transaction(async (tx) => {
-        const stored = await insertPositions(tx, rows);
-        await this.onStored?.(tx, stored, waiters.flatMap((w) => w.reports));
+      const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
+        const sequenced = await sequence(tx, rows, this.options.sequence);
+        const stored = await insertPositions(tx, sequenced.rows);
+        await this.onStored?.(tx, stored.filter((r) => !r.filtered), waiters.flatMap((w) => w.reports));
+        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped };
       });
-      this.stored += rows.length;
+      // Counted once committed: a part retried after a split is not counted twice.
+      this.stored += stored.length;
+      for (const reason of dropped) this.countFiltered(reason, 'drop');
+      for (const r of stored) if (r.filtered) this.countFiltered(r.filtered, 'flag');
+      for (let i = stored.length; i < kept; i++) this.countFiltered('duplicate', 'drop');
       for (const w of waiters) w.resolve();
     } catch (err) {
       if (waiters.length > 1 && refusedByData(err)) {

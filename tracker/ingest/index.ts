@@ -40,7 +40,14 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     logger,
     sessions,
     dispatcher,
-    batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports)),
+    batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports), {
+      maxDelayMs: 20,
+      maxRows: 2000,
+      sequence: {
+        filters: { zero: config.FILTER_ZERO, future: config.FILTER_FUTURE, futureMarginMs: config.FILTER_FUTURE_MARGIN, jump: config.FILTER_JUMP, maxSpeedKmh: config.FILTER_MAX_SPEED_KMH },
+        engineHoursMaxGapMs: config.ENGINE_HOURS_MAX_GAP,
+      },
+    }),
     stats: new IngestStats(),
     crcStrict: config.CRC_STRICT,
     plausible: { earliest: config.POSITION_EARLIEST_TIME, maxFutureMs: config.POSITION_MAX_FUTURE },

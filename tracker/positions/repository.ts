@@ -1,15 +1,18 @@
 // Positions: stored per device, read back in time order for history.
 import type { DecodedPosition } from '../protocols/types.js';
 import type { Queryable } from '../storage/db.js';
+import type { FlagReason } from './filters.js';
 
 export interface DevicePosition {
   deviceId: string;
   position: DecodedPosition;
+  /** The filter that flagged it: stored, but it moves nothing and raises no events. */
+  filtered?: FlagReason;
 }
 
 /**
  * Stores a batch of positions from any devices in one statement, and moves each device's current
- * position forward: only valid fixes, only forward in time. A record already stored (same device
+ * position forward: only valid fixes that no filter flagged, only forward in time. A record already stored (same device
  * and time, as when a device re-sends after a lost ACK) is skipped. Returns the rows that were new
  * (the first of any repeated within the batch), which are the ones events are judged on.
  */
@@ -17,8 +20,8 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
   if (rows.length === 0) return [];
   const p = rows.map((r) => r.position);
   const inserted = await db.query<{ device_id: string; device_time: Date }>(
-    `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes)
-     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[])
+    `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered)
+     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[], $11::text[])
      ON CONFLICT DO NOTHING RETURNING device_id, device_time`,
     [
       rows.map((r) => r.deviceId),
@@ -31,6 +34,7 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
       p.map((x) => x.altitude ?? null),
       p.map((x) => x.satellites ?? null),
       p.map((x) => JSON.stringify(x.attributes)),
+      rows.map((r) => r.filtered ?? null),
     ],
   );
   const fresh = new Set(inserted.map((r) => `${r.device_id} ${r.device_time.getTime()}`));
@@ -38,7 +42,7 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
   const latest = new Map<string, DecodedPosition>();
   for (const r of rows) {
     const seen = latest.get(r.deviceId);
-    if (r.position.valid && (!seen || seen.deviceTime < r.position.deviceTime)) latest.set(r.deviceId, r.position);
+    if (r.position.valid && !r.filtered && (!seen || seen.deviceTime < r.position.deviceTime)) latest.set(r.deviceId, r.position);
   }
   if (latest.size === 0) return stored;
   const ids = [...latest.keys()];

@@ -154,7 +154,7 @@ describe('fuel', () => {
 
 describe('maintenance', () => {
   const odo = (s: number, km: number) => at(s, 50, { odometer: km * 1000 });
-  const hours = (s: number, engineHours: number) => at(s, 50, { engineHours });
+  const hours = (s: number, h: number) => at(s, 50, { engineHours: h * 3600 });
   const every10k = { odometer: { start: 0, every: 10_000 }, engineHours: null };
 
   it.each<[string, Observation[], DeviceInputs['maintenance'], string[]]>([

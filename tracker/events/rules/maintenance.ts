@@ -32,11 +32,11 @@ export interface MaintenanceState {
 
 const KINDS = ['odometer', 'engineHours'] as const;
 
-/** Odometer attributes are metres; schedules are kilometres. */
+/** Odometer attributes are metres and engine hours seconds; schedules are kilometres and hours. */
 function readingOf(kind: (typeof KINDS)[number], attributes: Record<string, unknown>): number | null {
   const v = attributes[kind];
   if (!finite(v) || v < 0) return null;
-  return kind === 'odometer' ? v / 1000 : v;
+  return kind === 'odometer' ? v / 1000 : v / 3600;
 }
 
 export function maintenanceRule(state: MaintenanceState, obs: Observation, settings: MaintenanceSettings): Outcome<MaintenanceState> {
