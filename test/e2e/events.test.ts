@@ -26,7 +26,8 @@ const IMEI = { gt06: '359633100000801', teltonika: '359633100000802', h02: '4210
 const V1 = '/api/public/v1';
 const BASE = Math.floor(Date.now() / 1000) * 1000 - 600_000;
 const DEPOT = { lat: 52.5, lng: 13.3 };
-const STREET = { lat: 52.51, lng: 13.3 };
+/** Outside the depot's 200 m, and near enough to drive there in 10 s (a farther fix would be a GPS jump). */
+const STREET = { lat: 52.503, lng: 13.3 };
 
 const at = (s: number, speed: number, where = STREET): DeviceFix => ({ time: new Date(BASE + s * 1000), ...where, speed, heading: 0, satellites: 9 });
 
@@ -135,7 +136,7 @@ describe('alarms without a fix, and OsmAnd', () => {
   test('OsmAnd: maintenance by engine hours, and alarm=sos in a report without coordinates', async () => {
     const http = request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`);
     for (const [s, hours] of [[0, 249.5], [10, 250.5]] as const) {
-      const res = await http.get('/').query({ ...osmandQuery(IMEI.osmand, at(s, 30)), engineHours: String(hours) });
+      const res = await http.get('/').query({ ...osmandQuery(IMEI.osmand, at(s, 30)), engineHours: String(hours * 3600) });
       expect(res.status).toBe(200);
     }
     expect((await http.get('/').query({ id: IMEI.osmand, alarm: 'sos' })).status).toBe(200);
