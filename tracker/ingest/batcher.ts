@@ -1,8 +1,9 @@
 // Batched, durable position writes. Connections hand in positions (and alarm-only reports) and
-// wait; one transaction stores everything gathered since the last flush and judges it for
-// events, and only after COMMIT are the waiters released to send their ACKs. A write the database
-// refuses is split by waiter and retried, so one device's unusable frame fails that frame alone;
-// when the database is unreachable every waiter is rejected: their devices get no ACK and re-send.
+// wait; one transaction passes everything gathered since the last flush through the position
+// filters and counters (positions/sequence.ts), stores it and judges it for events, and only after
+// COMMIT are the waiters released to send their ACKs. A write the database refuses is split by
+// waiter and retried, so one device's unusable frame fails that frame alone; when the database is
+// unreachable every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { FilterReason } from '../positions/filters.js';
@@ -96,9 +97,9 @@ export class PositionBatcher {
     return this.flushing;
   }
 
-  private countFiltered(reason: FilterReason, action: 'flag' | 'drop'): void {
+  private countFiltered(reason: FilterReason, action: 'flag' | 'drop', n = 1): void {
     const key = `${reason} ${action}`;
-    this.filtered.set(key, (this.filtered.get(key) ?? 0) + 1);
+    this.filtered.set(key, (this.filtered.get(key) ?? 0) + n);
   }
 
   /**
@@ -118,7 +119,7 @@ export class PositionBatcher {
       this.stored += stored.length;
       for (const reason of dropped) this.countFiltered(reason, 'drop');
       for (const r of stored) if (r.filtered) this.countFiltered(r.filtered, 'flag');
-      for (let i = stored.length; i < kept; i++) this.countFiltered('duplicate', 'drop');
+      this.countFiltered('duplicate', 'drop', kept - stored.length); // already stored: the key skipped them
       for (const w of waiters) w.resolve();
     } catch (err) {
       if (waiters.length > 1 && refusedByData(err)) {
