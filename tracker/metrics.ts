@@ -111,7 +111,8 @@ export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; s
     registers: [registry],
     collect() {
       this.reset();
-      for (const reason of FILTER_REASONS) for (const action of ['flag', 'drop']) this.inc({ reason, action }, batcher.filtered.get(`${reason} ${action}`) ?? 0);
+      // A duplicate is never stored flagged: it has only a drop series.
+      for (const reason of FILTER_REASONS) for (const action of reason === 'duplicate' ? ['drop'] : ['flag', 'drop']) this.inc({ reason, action }, batcher.filtered.get(`${reason} ${action}`) ?? 0);
     },
   });
   counterFrom(registry, { name: 'fleet_position_writes_refused_total', help: 'Device frames and reports whose positions the database refused even written alone (no ACK)' }, () => batcher.refusedWrites);

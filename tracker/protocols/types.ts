@@ -18,7 +18,7 @@ export interface DecodedPosition {
   satellites?: number;
   /**
    * Named attributes: ignition (boolean), fuel (litres), fuelLevel (percent), battery (V),
-   * batteryLevel (%), power (V), odometer (metres), engineHours (hours), alarm (string such as
+   * batteryLevel (%), power (V), odometer (metres), engineHours (seconds), alarm (string such as
    * "sos", "powerCut", "overspeed"), io (raw IO elements by id), and protocol-specific extras.
    */
   attributes: Record<string, unknown>;
