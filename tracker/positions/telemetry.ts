@@ -111,6 +111,9 @@ function valueSchema(e: Entry): z.ZodType {
   const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]) }[e.type];
   return base.meta({ description: e.unit ? `${e.description} (${e.unit})` : e.description });
 }
+/** Built once: the ingest check and the OsmAnd decoder look values up per attribute. */
+const VALUE_SCHEMAS = new Map<Entry, z.ZodType>([...Object.values(TELEMETRY), ...Object.values(TELEMETRY_FAMILIES)].map((e) => [e, valueSchema(e)]));
+const schemaOf = (e: Entry) => VALUE_SCHEMAS.get(e)!;
 
 const ioSchema = z.record(z.string().max(64), z.union([z.number(), z.string().max(4096), z.boolean()]));
 
@@ -119,14 +122,14 @@ const ioSchema = z.record(z.string().max(64), z.union([z.number(), z.string().ma
  * finite); numbered keys are checked against their family.
  */
 export const telemetrySchema = z
-  .object({ ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, valueSchema(e).optional()])), io: ioSchema.optional() })
+  .object({ ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, schemaOf(e).optional()])), io: ioSchema.optional() })
   .catchall(z.union([z.number(), z.boolean()]))
   .superRefine((value, ctx) => {
     for (const [key, v] of Object.entries(value)) {
       if (key === 'io' || Object.hasOwn(TELEMETRY, key)) continue;
       const family = telemetryEntry(key);
       if (!family) ctx.addIssue({ code: 'custom', path: [key], message: `unknown telemetry key "${key}"` });
-      else if (!valueSchema(family).safeParse(v).success) ctx.addIssue({ code: 'custom', path: [key], message: `expected ${family.type}` });
+      else if (!schemaOf(family).safeParse(v).success) ctx.addIssue({ code: 'custom', path: [key], message: `expected ${family.type}` });
     }
   })
   .meta({ description: 'Position attributes: the telemetry vocabulary (docs/telemetry.md), raw protocol values under io' });
@@ -154,7 +157,7 @@ export function fromTraccar(key: string, value: IoValue): [string, IoValue] | nu
   const e = telemetryEntry(ours);
   if (!e) return null;
   const scaled = renamed && typeof value === 'number' ? value * renamed.factor : value;
-  return valueSchema(e).safeParse(scaled).success ? [ours, scaled] : null;
+  return schemaOf(e).safeParse(scaled).success ? [ours, scaled] : null;
 }
 
 /** The vocabulary key closest in spelling to `name` (for "did you mean"). */
