@@ -135,8 +135,9 @@ describe('alarms without a fix, and OsmAnd', () => {
 
   test('OsmAnd: maintenance by engine hours, and alarm=sos in a report without coordinates', async () => {
     const http = request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`);
+    // Traccar's `hours` parameter is milliseconds; the schedule is 250 hours.
     for (const [s, hours] of [[0, 249.5], [10, 250.5]] as const) {
-      const res = await http.get('/').query({ ...osmandQuery(IMEI.osmand, at(s, 30)), engineHours: String(hours * 3600) });
+      const res = await http.get('/').query({ ...osmandQuery(IMEI.osmand, at(s, 30)), hours: String(hours * 3_600_000) });
       expect(res.status).toBe(200);
     }
     expect((await http.get('/').query({ id: IMEI.osmand, alarm: 'sos' })).status).toBe(200);

@@ -5,6 +5,7 @@ import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import type { EventListener, StoredEvent } from '../../tracker/events/types.js';
 import type { LiveConnection } from '../../tracker/ingest/sessions.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
+import type { Telemetry } from '../../tracker/positions/telemetry.js';
 import type { DecodedPosition } from '../../tracker/protocols/types.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
@@ -18,7 +19,7 @@ const V1 = '/api/public/v1';
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
 const seen: StoredEvent[] = [];
 
-const fix = (s: number, speed: number, attributes: Record<string, unknown> = {}, lat = 52.52, lng = 13.405): DecodedPosition => ({
+const fix = (s: number, speed: number, attributes: Telemetry = {}, lat = 52.52, lng = 13.405): DecodedPosition => ({
   deviceTime: new Date(T0 + s * 1000), valid: true, lat, lng, speed, heading: 90, attributes,
 });
 const store = (deviceId: string, ...positions: DecodedPosition[]) => f.tracker.ingest.deps.batcher.add(positions.map((position) => ({ deviceId, position })));

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.js';
 import { Shape } from '../geofences/shape.js';
+import { TELEMETRY, TELEMETRY_FAMILIES } from '../positions/telemetry.js';
 import { conditionProblem, OPERATORS } from '../rules/condition.js';
 import { TimeWindow } from '../rules/time-window.js';
 import { MAX_PAGE, paging, Position } from './schemas.js';
@@ -57,7 +58,7 @@ const condition = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .meta({
-    description: `JSON Logic (jsonlogic.com) over the position: \`speed\` (km/h), \`heading\`, \`lat\`, \`lng\`, \`valid\`, \`altitude\`, \`satellites\` and \`attributes.*\` (ignition, fuel, fuelLevel, power, batteryLevel, odometer, io.<id>…). Operators: ${OPERATORS.join(' ')}.`,
+    description: `JSON Logic (jsonlogic.com) over the position: \`speed\` (km/h), \`heading\`, \`lat\`, \`lng\`, \`valid\`, \`altitude\`, \`satellites\` and \`attributes.*\`, the telemetry vocabulary (${Object.keys(TELEMETRY).join(', ')}, ${Object.keys(TELEMETRY_FAMILIES).map((f) => `${f}<n>`).join(', ')}; units in docs/telemetry.md) and \`attributes.io.<id>\` for raw protocol values. Operators: ${OPERATORS.join(' ')}.`,
     example: { and: [{ '>': [{ var: 'speed' }, 50] }, { '==': [{ var: 'attributes.ignition' }, true] }] },
   });
 

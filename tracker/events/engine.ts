@@ -8,6 +8,7 @@
 // names and last positions of the devices with events and one write per table: a device whose
 // rules' state did not change (the usual case) writes nothing.
 import type { DevicePosition } from '../positions/repository.js';
+import type { Telemetry } from '../positions/telemetry.js';
 import type { Queryable } from '../storage/db.js';
 import { AccountInputsCache, type AccountInputs } from './account-inputs.js';
 import { alertMessage, severityOf } from './alerting.js';
@@ -21,7 +22,7 @@ import type { EventListener, EventPosition, StoredEvent } from './types.js';
 export interface DeviceReport {
   deviceId: string;
   receivedAt: Date;
-  attributes: Record<string, unknown>;
+  attributes: Telemetry;
 }
 
 interface MaintenanceJson {

@@ -9,6 +9,7 @@ import { findDeviceByImei, type Device } from '../devices/repository.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { PlausibleLimits } from '../positions/plausible.js';
 import { asStored } from '../positions/stored.js';
+import type { Telemetry } from '../positions/telemetry.js';
 import type { DecodedPosition } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
@@ -73,7 +74,7 @@ export async function speakFor(deps: PipelineDeps, deviceId: string, speaker: Sp
 }
 
 /** Counts the decoded positions and splits off what the plausibility check refuses. `device`: id or identity. */
-export function screenReport(deps: PipelineDeps, protocol: string, device: string, positions: DecodedPosition[], attributes?: Record<string, unknown>): Screened {
+export function screenReport(deps: PipelineDeps, protocol: string, device: string, positions: DecodedPosition[], attributes?: Telemetry): Screened {
   deps.stats.positionsReceived += positions.length;
   return screen(deps, protocol, device, positions.map(asStored), attributes);
 }
@@ -94,6 +95,6 @@ export async function answered(deps: PipelineDeps, deviceId: string, speaker: Sp
 }
 
 /** Of what a message without a fix says, only an alarm needs storing (its event, before the ACK). */
-function alarmReport(deviceId: string, attributes: Record<string, unknown> | undefined): DeviceReport[] {
+function alarmReport(deviceId: string, attributes: Telemetry | undefined): DeviceReport[] {
   return attributes?.alarm !== undefined ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
 }

@@ -2,7 +2,8 @@
 // report goes on, the refusal is counted by protocol and reason and logged at most once a minute per
 // device (a device replaying one corrupt record cannot flood the log).
 import type { Logger } from '../../shared/logger.js';
-import { finiteAttributes, implausible, type PlausibleLimits, type RefusalReason } from '../positions/plausible.js';
+import { implausible, plausibleTelemetry, type PlausibleLimits, type RefusalReason } from '../positions/plausible.js';
+import type { Telemetry } from '../positions/telemetry.js';
 import type { DecodedPosition } from '../protocols/types.js';
 import type { IngestStats } from './stats.js';
 
@@ -15,13 +16,13 @@ export interface RefusalDeps {
 export interface Screened {
   positions: DecodedPosition[];
   /** The attribute set of a report without a fix, or undefined when there was none or it was refused. */
-  attributes: Record<string, unknown> | undefined;
+  attributes: Telemetry | undefined;
   /** The first reason anything was refused, or null when everything passed. */
   refused: RefusalReason | null;
 }
 
 /** Splits what a device sent into what may be stored and what is refused. `device`: its id or identity, for the log. */
-export function screen(deps: RefusalDeps, protocol: string, device: string, positions: DecodedPosition[], attributes?: Record<string, unknown>): Screened {
+export function screen(deps: RefusalDeps, protocol: string, device: string, positions: DecodedPosition[], attributes?: Telemetry): Screened {
   const result: Screened = { positions: [], attributes, refused: null };
   const refuse = (reason: RefusalReason, value: unknown): void => {
     deps.stats.countRefused(protocol, reason);
@@ -34,7 +35,7 @@ export function screen(deps: RefusalDeps, protocol: string, device: string, posi
     if (reason) refuse(reason, reason === 'attribute' ? undefined : shown(p, reason));
     else result.positions.push(p);
   }
-  if (attributes !== undefined && !finiteAttributes(attributes)) {
+  if (attributes !== undefined && !plausibleTelemetry(attributes)) {
     refuse('attribute', undefined);
     result.attributes = undefined;
   }

@@ -2,6 +2,7 @@
 // protocol it came in: one unusable value (a time in the year 200000, a speed of 1e307, an altitude
 // of 1e300) must be refused for its own device, never reach the shared batched write.
 import type { DecodedPosition } from '../protocols/types.js';
+import { telemetrySchema, type Telemetry } from './telemetry.js';
 
 export interface PlausibleLimits {
   /** Positions timed before this are refused (POSITION_EARLIEST_TIME). */
@@ -20,8 +21,6 @@ export const MAX_SPEED_KMH = 2000;
 export const MAX_ALTITUDE_M = 20_000;
 /** The `smallint` column that holds satellites. */
 const MAX_SATELLITES = 32_767;
-/** Attributes nest (io by id, extras of a JSON report); deeper than this is not a device's telemetry. */
-const MAX_DEPTH = 8;
 
 /** The first reason `p` cannot be stored, or null when it can. */
 export function implausible(p: DecodedPosition, limits: PlausibleLimits, now = Date.now()): RefusalReason | null {
@@ -33,14 +32,14 @@ export function implausible(p: DecodedPosition, limits: PlausibleLimits, now = D
   if (!Number.isFinite(p.heading)) return 'heading';
   if (p.altitude !== undefined && !(Math.abs(p.altitude) <= MAX_ALTITUDE_M)) return 'altitude';
   if (p.satellites !== undefined && !(Number.isInteger(p.satellites) && p.satellites >= 0 && p.satellites <= MAX_SATELLITES)) return 'satellites';
-  return finiteAttributes(p.attributes) ? null : 'attribute';
+  return plausibleTelemetry(p.attributes) ? null : 'attribute';
 }
 
-/** True when every number in the attributes, nested ones included, is finite. */
-export function finiteAttributes(value: unknown, depth = 0): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || value === null) return true;
-  if (depth >= MAX_DEPTH) return false;
-  for (const v of Array.isArray(value) ? value : Object.values(value)) if (!finiteAttributes(v, depth + 1)) return false;
-  return true;
+/**
+ * True when every attribute has its vocabulary type and every number is finite (`io` included).
+ * The types already keep decoders to the vocabulary; this catches the values they computed (a
+ * NaN from a corrupt field, an alarm string that is not on the list).
+ */
+export function plausibleTelemetry(attributes: Telemetry): boolean {
+  return telemetrySchema.safeParse(attributes).success;
 }

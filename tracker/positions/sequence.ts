@@ -71,7 +71,7 @@ export async function sequence(tx: Queryable, rows: DevicePosition[], settings: 
       const next = advance(counters, p, previous, settings.engineHoursMaxGapMs);
       counters = next.counters;
       const keys = Object.keys(next.computed);
-      if (keys.length > 0) out[i] = { ...row, position: { ...p, attributes: { ...p.attributes, ...next.computed, computed: keys } } };
+      if (keys.length > 0) out[i] = { ...row, position: { ...p, attributes: { ...p.attributes, ...next.computed, computed: keys.join(',') } } };
       if (p.valid && (!previous || previous.time < p.deviceTime)) previous = { lat: p.lat, lng: p.lng, time: p.deviceTime };
     }
     if (counters.time !== counted) saved.push({ id: state.id, counters });

@@ -1,5 +1,6 @@
 // The contract between the device server (I/O, ACK timing, storage) and each protocol
 // folder (framing, pure decoding, encoding). Decoders never touch sockets or the database.
+import type { Telemetry } from '../positions/telemetry.js';
 
 /** A position normalised to the product's units. */
 export interface DecodedPosition {
@@ -14,14 +15,11 @@ export interface DecodedPosition {
   speed: number;
   /** Degrees clockwise from north, 0..360. */
   heading: number;
+  /** Metres above sea level (a column of its own, as satellites). */
   altitude?: number;
   satellites?: number;
-  /**
-   * Named attributes: ignition (boolean), fuel (litres), fuelLevel (percent), battery (V),
-   * batteryLevel (%), power (V), odometer (metres), engineHours (seconds), alarm (string such as
-   * "sos", "powerCut", "overspeed"), io (raw IO elements by id), and protocol-specific extras.
-   */
-  attributes: Record<string, unknown>;
+  /** The telemetry vocabulary (positions/telemetry.ts); raw protocol values under `io`. */
+  attributes: Telemetry;
 }
 
 /** Per-connection state a decoder may read and update (for example the IMEI after login). */
@@ -52,7 +50,7 @@ export interface DecodeResult {
    * whose GPS block is empty, an OsmAnd report without coordinates): alarm, batteryLevel,
    * ignition…, named as in DecodedPosition.attributes. An SOS here still raises its event.
    */
-  attributes?: Record<string, unknown>;
+  attributes?: Telemetry;
 }
 
 /** Splits a TCP byte stream into frames. One instance per connection. */

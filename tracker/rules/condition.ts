@@ -1,8 +1,11 @@
 // The account-defined rule language: JSON Logic (jsonlogic.com), data only, evaluated by the
 // json-logic-js library without eval. Conditions are checked when written: only the operators
 // below, no property names that reach an object's prototype, and bounded size and depth, so an
-// evaluation on the ingest path stays cheap whatever an account writes.
+// evaluation on the ingest path stays cheap whatever an account writes. `attributes.X` must name a
+// key of the telemetry vocabulary (or `attributes.io.<anything>`): a misspelt key would otherwise
+// read as missing forever and the rule would silently never fire.
 import jsonLogic, { type RulesLogic } from 'json-logic-js';
+import { closestTelemetryKey, telemetryEntry } from '../positions/telemetry.js';
 
 export const MAX_CONDITION_CHARS = 4096;
 export const MAX_CONDITION_DEPTH = 12;
@@ -64,9 +67,18 @@ function pathsProblem(op: 'var' | 'missing' | 'missing_some', args: unknown): st
   }
   for (const name of names) {
     if (typeof name !== 'string') return `variable names must be literal strings such as "speed" (in "${op}")`;
-    if (name.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) return `variable "${name.slice(0, 60)}" is not allowed`;
+    const segments = name.split('.');
+    if (segments.some((segment) => FORBIDDEN_SEGMENTS.has(segment))) return `variable "${name.slice(0, 60)}" is not allowed`;
+    const problem = attributeProblem(segments);
+    if (problem) return problem;
   }
   return null;
+}
+
+function attributeProblem([root, key]: string[]): string | null {
+  if (root !== 'attributes' || key === undefined || key === 'io' || telemetryEntry(key)) return null;
+  const shown = key.slice(0, 40);
+  return `unknown attribute "attributes.${shown}": did you mean "attributes.${closestTelemetryKey(shown)}"? (raw protocol values are under "attributes.io.<id>")`;
 }
 
 /** A copy of the data whose objects have no prototype, so no path can reach one whatever it names. */

@@ -3,12 +3,13 @@ import { describe, expect, it } from '@jest/globals';
 import { compileInputs } from '../../../tracker/events/account-inputs.js';
 import { evaluateDevice, type DeviceInputs, type DeviceRuleState } from '../../../tracker/events/evaluate.js';
 import type { Observation } from '../../../tracker/events/rules/types.js';
+import type { Telemetry } from '../../../tracker/positions/telemetry.js';
 
 const T0 = Date.parse('2026-11-21T08:00:00Z');
 const NOW = T0 + 3_600_000;
 
 /** A valid fix at second `s`, speed in km/h, at (lat, lng), with attributes. */
-function at(s: number, speed = 0, attributes: Record<string, unknown> = {}, where: [number, number] = [52.52, 13.405], valid = true): Observation {
+function at(s: number, speed = 0, attributes: Telemetry = {}, where: [number, number] = [52.52, 13.405], valid = true): Observation {
   return { time: T0 + s * 1000, receivedAt: NOW + s * 1000, fix: { lat: where[0], lng: where[1], speed, heading: 90, valid }, attributes };
 }
 
@@ -44,7 +45,7 @@ describe('sos', () => {
     ['kept in heartbeats minutes apart: one event', [at(0, 0, { alarm: 'sos' }), at(180, 0, { alarm: 'sos' }), at(360, 0, { alarm: 'sos' }), at(540, 0, { alarm: 'sos' })], ['sos@0']],
     ['pressed again after five quiet minutes', [at(0, 0, { alarm: 'sos' }), at(100, 0), at(301, 0, { alarm: 'sos' })], ['sos@0', 'sos@301']],
     ['in a list of alarms', [at(0, 0, { alarm: 'powerCut,sos' })], ['sos@0']],
-    ['other alarms are not SOS', [at(0, 0, { alarm: 'powerCut' }), at(5, 0, { alarm: 'sosx' })], []],
+    ['other alarms are not SOS', [at(0, 0, { alarm: 'powerCut' }), at(5, 0, { alarm: 'powerCut,lowBattery' })], []],
     ['on an invalid fix', [at(0, 0, { alarm: 'sos' }, [0, 0], false)], ['sos@0']],
   ])('%s', (_name, reports, expected) => {
     expect(run(reports).events).toEqual(expected);
@@ -154,6 +155,7 @@ describe('fuel', () => {
 
 describe('maintenance', () => {
   const odo = (s: number, km: number) => at(s, 50, { odometer: km * 1000 });
+  // The attribute is seconds (the vocabulary's unit); schedules are hours.
   const hours = (s: number, h: number) => at(s, 50, { engineHours: h * 3600 });
   const every10k = { odometer: { start: 0, every: 10_000 }, engineHours: null };
 

@@ -71,7 +71,7 @@ describe('H02 text messages', () => {
     expect(link.attributes).toMatchObject({ alarm: 'sos', ignition: false, batteryLevel: 90 });
     const nbr = h02.decode(text('*HQ,7712340003,NBR,120000,460,0,1,1,9338,3692,150,150918,FFFBFBFF#'), session());
     expect(nbr.attributes).toMatchObject({ alarm: 'sos' });
-    expect(h02.decode(text('*HQ,7712340003,LINK,101500,20,7,90,1200,3,010224,FFFFFBFF#'), session()).attributes).toEqual({ ignition: false, status: 0xfffffbff, batteryLevel: 90 });
+    expect(h02.decode(text('*HQ,7712340003,LINK,101500,20,7,90,1200,3,010224,FFFFFBFF#'), session()).attributes).toEqual({ ignition: false, io: { status: 0xfffffbff }, batteryLevel: 90 });
     expect(h02.decode(text('*HQ,7712340003,XT,1,100#'), session()).attributes).toBeUndefined();
   });
 

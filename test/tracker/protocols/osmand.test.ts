@@ -35,7 +35,7 @@ describe('OsmAnd query form', () => {
     const r = decodeOsmAndQuery({ id: '1', lat: '1', lon: '1', ignition: 'true', rpm: '1500', driver: 'abc' }, now);
     if (!r.ok) throw new Error(r.error);
     expect(r.positions[0]!.deviceTime).toEqual(now);
-    expect(r.positions[0]!.attributes).toEqual({ ignition: true, rpm: 1500, driver: 'abc' });
+    expect(r.positions[0]!.attributes).toEqual({ ignition: true, rpm: 1500, io: { driver: 'abc' } });
   });
 
   it.each([
@@ -50,16 +50,24 @@ describe('OsmAnd query form', () => {
     if (!r.ok) expect(r.error).toMatch(message);
   });
 
+  it("reads Traccar's keys in Traccar's units into the vocabulary, and keeps what does not fit under io", () => {
+    const r = decodeOsmAndQuery({ id: '1', lat: '1', lon: '1', hours: '7200000', power: '12.6', alarm: 'powerCut,sos', temp2: '-3.5', ignition: 'maybe', door: 'panic' }, now);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.positions[0]!.attributes).toEqual({ engineHours: 7200, power: 12.6, alarm: 'powerCut,sos', temp2: -3.5, io: { ignition: 'maybe', door: 'panic' } });
+    const unknownAlarm = decodeOsmAndQuery({ id: '1', lat: '1', lon: '1', alarm: 'panic' }, now);
+    expect(unknownAlarm.ok && unknownAlarm.positions[0]!.attributes).toEqual({ io: { alarm: 'panic' } });
+  });
+
   it('takes the first value of repeated parameters and ignores non-string values', () => {
     const r = decodeOsmAndQuery({ id: ['7', '8'], lat: '1', lon: '2', location: { nested: true }, cell: ['a', 'b'] }, now);
     if (!r.ok) throw new Error(r.error);
     expect(r.identity).toBe('7');
-    expect(r.positions[0]!.attributes).toEqual({ cell: 'a' });
+    expect(r.positions[0]!.attributes).toEqual({ io: { cell: 'a' } });
   });
 
   it('network-only reports identify the device without a position, and keep what they say', () => {
     const r = decodeOsmAndQuery({ id: '1', timestamp: '1700000000', cell: '244,91,4021,77001' }, now);
-    expect(r).toEqual({ ok: true, identity: '1', positions: [], attributes: { cell: '244,91,4021,77001' } });
+    expect(r).toEqual({ ok: true, identity: '1', positions: [], attributes: { io: { cell: '244,91,4021,77001' } } });
     expect(decodeOsmAndQuery({ id: '1', alarm: 'sos' }, now)).toEqual({ ok: true, identity: '1', positions: [], attributes: { alarm: 'sos' } });
     expect(decodeOsmAndQuery({ id: '1' }, now)).toEqual({ ok: true, identity: '1', positions: [] });
   });
@@ -101,7 +109,7 @@ describe('OsmAnd JSON (Traccar Client)', () => {
     const r = decodeOsmAndJson(body, now);
     if (!r.ok) throw new Error(r.error);
     expect(Object.getPrototypeOf(r.positions[0]!.attributes)).toBe(Object.prototype);
-    expect(r.positions[0]!.attributes.ok).toBe(1);
+    expect(r.positions[0]!.attributes.io).toEqual({ ok: 1 });
   });
 
   it('accepts a list of locations', () => {

@@ -3,7 +3,8 @@
 // and the check refuses it for the reason it was built for.
 import { describe, expect, test } from '@jest/globals';
 import { hostileGt06, hostileH02, hostileOsmAnd, hostileTeltonika, HOSTILE_KINDS, sensibleFix } from '../../helpers/hostile-device.js';
-import { finiteAttributes, implausible, type PlausibleLimits } from '../../../tracker/positions/plausible.js';
+import { implausible, plausibleTelemetry, type PlausibleLimits } from '../../../tracker/positions/plausible.js';
+import type { Telemetry } from '../../../tracker/positions/telemetry.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { decodeOsmAnd } from '../../../tracker/protocols/osmand/index.js';
@@ -47,11 +48,12 @@ describe('implausible', () => {
     expect(implausible({ ...base, deviceTime: new Date(NOW) }, strict, NOW)).toBeNull();
   });
 
-  test('attribute sets nested past any device telemetry are refused rather than walked', () => {
-    let deep: Record<string, unknown> = { v: 1 };
-    for (let i = 0; i < 10; i++) deep = { deep };
-    expect(finiteAttributes(deep)).toBe(false);
-    expect(finiteAttributes({ text: 'x', flag: true, list: [1, 2, { n: 3 }], none: null })).toBe(true);
+  test('attribute values are checked against the telemetry vocabulary', () => {
+    expect(plausibleTelemetry({ ignition: true, fuel: 41.5, alarm: 'powerCut,sos', temp2: -4.5, in1: false, io: { 200: 'ab01', x: true } })).toBe(true);
+    // What the types refuse at compile time, a value computed at run time can still be.
+    for (const wrong of [{ ignition: 'yes' }, { temp1: true }, { alarm: 'sos,panic' }, { rssi: 3.5 }, { fule: 40 }, { io: { deep: { n: 1 } } }]) {
+      expect(plausibleTelemetry(wrong as Telemetry)).toBe(false);
+    }
   });
 });
 

@@ -67,8 +67,8 @@ describe('Teltonika AVL: documentation examples', () => {
     const r = teltonika.decode(hex(CODEC16_EXAMPLE), session('x'));
     expect(r.badChecksum).toBeUndefined();
     expect(r.positions.map((p) => p.deviceTime.toISOString())).toEqual(['2019-07-10T12:06:54.000Z', '2019-07-10T12:06:55.000Z']);
-    expect(r.positions[0]!.attributes).toMatchObject({ event: 11, generationType: 5, io: { 1: 0, 3: 0, 11: 39, 66: 22074 } });
-    expect(r.positions[1]!.attributes.io).toEqual({ 1: 0, 3: 0, 11: 38, 66: 22074 });
+    expect(r.positions[0]!.attributes).toMatchObject({ event: 11, io: { generationType: 5, 1: 0, 3: 0, 11: 39, 66: 22074 } });
+    expect(r.positions[1]!.attributes.io).toEqual({ generationType: 5, 1: 0, 3: 0, 11: 38, 66: 22074 });
     expect(r.reply).toEqual(hex('00000002'));
   });
 
@@ -96,7 +96,7 @@ describe('Teltonika AVL: simulator packets', () => {
     expect(p.attributes.io).toEqual({ 239: 1, 89: 63, 113: 90, 66: 12600 });
   });
 
-  it('maps volts, litres, odometer and LLS levels', () => {
+  it('maps volts, litres and odometers to the vocabulary and keeps LLS levels raw', () => {
     const io = [
       { id: 67, value: 4012, width: 2 as const },
       { id: 84, value: 455, width: 2 as const },
@@ -114,11 +114,10 @@ describe('Teltonika AVL: simulator packets', () => {
       fuel: 45.5,
       odometer: 123456789,
       tripOdometer: 1500,
-      fuel1: 310,
-      fuel2: 290,
       motion: true,
       rssi: 4,
-      gnssStatus: 1,
+      // LLS levels and the GNSS status have no general meaning: raw, by IO id.
+      io: { 201: 310, 203: 290, 69: 1 },
     });
   });
 

@@ -6,7 +6,7 @@
 // the low-fuel rule compares that level with the threshold; the drop rule compares the current
 // level with the highest level seen within the last 60 seconds. Litres come from the `fuel`
 // attribute, or from `fuelLevel` (percent) and the tank's capacity.
-import { finite, median, type Observation, type Outcome } from './types.js';
+import { median, type Observation, type Outcome } from './types.js';
 
 export const CRITICAL_DROP_LITRES = 8;
 export const CRITICAL_WINDOW_MS = 60_000;
@@ -37,12 +37,11 @@ export interface FuelState {
 }
 
 function reading(obs: Observation, tank: number | null): Reading | null {
-  const fuel = obs.attributes.fuel;
-  const percent = obs.attributes.fuelLevel;
+  const { fuel, fuelLevel: percent } = obs.attributes;
   const r: Reading = { t: obs.time };
-  if (finite(fuel) && fuel >= 0) r.l = fuel;
-  else if (finite(percent) && tank) r.l = (percent * tank) / 100;
-  if (finite(percent) && percent >= 0) r.p = percent;
+  if (fuel !== undefined && fuel >= 0) r.l = fuel;
+  else if (percent !== undefined && tank) r.l = (percent * tank) / 100;
+  if (percent !== undefined && percent >= 0) r.p = percent;
   else if (r.l !== undefined && tank) r.p = (r.l / tank) * 100;
   return r.l === undefined && r.p === undefined ? null : r;
 }

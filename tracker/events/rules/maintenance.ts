@@ -4,7 +4,8 @@
 // was reached under), so it changes only when a due point is crossed, not on every reading. The
 // first reading under a schedule only sets the mark; a reading that goes down (a replaced
 // odometer) moves the mark back without an event.
-import { finite, type Observation, type Outcome } from './types.js';
+import type { Telemetry } from '../../positions/telemetry.js';
+import type { Observation, Outcome } from './types.js';
 
 export interface Schedule {
   start: number;
@@ -32,10 +33,10 @@ export interface MaintenanceState {
 
 const KINDS = ['odometer', 'engineHours'] as const;
 
-/** Odometer attributes are metres and engine hours seconds; schedules are kilometres and hours. */
-function readingOf(kind: (typeof KINDS)[number], attributes: Record<string, unknown>): number | null {
+/** Attributes are metres and seconds; schedules are kilometres and hours. */
+function readingOf(kind: (typeof KINDS)[number], attributes: Telemetry): number | null {
   const v = attributes[kind];
-  if (!finite(v) || v < 0) return null;
+  if (v === undefined || v < 0) return null;
   return kind === 'odometer' ? v / 1000 : v / 3600;
 }
 

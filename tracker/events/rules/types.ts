@@ -1,5 +1,6 @@
 // What the rules see and what they produce. Rules are pure: (state, observation, settings) →
 // (state, drafts); the engine keeps the state per device and stores the drafts as events.
+import type { Telemetry } from '../../positions/telemetry.js';
 import type { EventType, Severity } from '../types.js';
 
 /** One report of a device, in device-time order when rules see it. */
@@ -10,7 +11,7 @@ export interface Observation {
   receivedAt: number;
   /** Null for a report that carries no position (a status message with an alarm). */
   fix: { lat: number; lng: number; speed: number; heading: number; valid: boolean; altitude?: number; satellites?: number } | null;
-  attributes: Record<string, unknown>;
+  attributes: Telemetry;
 }
 
 /** An event a rule raised, before it is stored. */
@@ -25,8 +26,6 @@ export interface Outcome<S> {
   state: S;
   drafts: Draft[];
 }
-
-export const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Median of a non-empty list. */
 export function median(values: number[]): number {

@@ -4,6 +4,7 @@
 // acknowledged with 78 78 05 <proto> <serial> <crc> 0d 0a.
 import { crc16X25 } from '../crc.js';
 import { Reader, Truncated, emptyWhenTruncated, utcDate } from '../reader.js';
+import type { Alarm, Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult } from '../types.js';
 
 export const MSG = {
@@ -31,7 +32,7 @@ export const MSG = {
 } as const;
 
 /** Alarm byte values from the GT06 manual (status-carrying messages). */
-const ALARMS: Record<number, string> = {
+const ALARMS: Record<number, Alarm> = {
   0x01: 'sos',
   0x02: 'powerCut',
   0x03: 'vibration',
@@ -53,7 +54,7 @@ const ALARMS: Record<number, string> = {
 };
 
 /** Alarm bits 3..5 of the terminal-information byte. */
-const STATUS_ALARMS: Record<number, string> = {
+const STATUS_ALARMS: Record<number, Alarm> = {
   1: 'vibration',
   2: 'powerCut',
   3: 'lowBattery',
@@ -140,7 +141,7 @@ function decodeFrame(frame: Buffer): DecodeResult {
     result.heartbeat = true;
     // Terminal info, voltage (1 byte, 2 on some models), GSM signal, alarm, language: an SOS
     // pressed without a fix arrives here.
-    const attributes: Record<string, unknown> = {};
+    const attributes: Telemetry = {};
     try {
       decodeStatus(r, attributes, r.remaining === 6);
     } catch (err) {
@@ -188,7 +189,7 @@ function decodeFrame(frame: Buffer): DecodeResult {
 }
 
 /** Cell block, status bytes, ACC/upload-reason bytes and odometer, depending on the type. */
-function decodeAfterGps(r: Reader, proto: number, a: Record<string, unknown>): void {
+function decodeAfterGps(r: Reader, proto: number, a: Telemetry): void {
   if (LBS_TYPES.has(proto)) {
     skipCell(r, proto === MSG.GPS_LBS_6);
   } else if (STATUS_TYPES.has(proto)) {
@@ -221,7 +222,7 @@ function decodeGps(r: Reader): DecodedPosition | null {
   if (!time || lat > 90 || lng > 180) return null;
   if (!(flags & 0x0400)) lat = -lat; // bit 10 set = north
   if (flags & 0x0800) lng = -lng; // bit 11 set = west
-  const attributes: Record<string, unknown> = {};
+  const attributes: Telemetry = {};
   // Bit 14 says whether bit 15 carries the ACC (ignition) line.
   if (flags & 0x4000) attributes.ignition = (flags & 0x8000) !== 0;
   return {
@@ -246,7 +247,7 @@ function skipCell(r: Reader, wide: boolean): void {
 }
 
 /** Terminal information, voltage, GSM signal and alarm bytes. */
-function decodeStatus(r: Reader, a: Record<string, unknown>, wideVoltage: boolean): void {
+function decodeStatus(r: Reader, a: Telemetry, wideVoltage: boolean): void {
   const info = r.u8();
   a.ignition = (info & 0x02) !== 0;
   a.charge = (info & 0x04) !== 0;

@@ -3,6 +3,7 @@
 // Binary messages ('$') carry the same data as packed BCD. The 32-bit status word is
 // active-low: a cleared bit signals the condition.
 import { KNOTS_TO_KMH, utcDate } from '../reader.js';
+import type { Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
 
 /** Types that only report link health or cell data; they carry no GPS fix. */
@@ -64,10 +65,10 @@ function decodeText(body: string): DecodeResult {
  * LINK (…,DDMMYY,status) and NBR (…cells,DDMMYY,status) end with the date and the status word, so
  * an SOS pressed without a fix still arrives; LINK also carries the battery level (f[6]).
  */
-function heartbeatStatus(type: string, f: string[]): Record<string, unknown> | null {
+function heartbeatStatus(type: string, f: string[]): Telemetry | null {
   const status = f.at(-1) ?? '';
   if (f.length < 6 || !/^[0-9A-Fa-f]{8}$/.test(status) || !/^\d{6}$/.test(f.at(-2) ?? '')) return null;
-  const attributes: Record<string, unknown> = {};
+  const attributes: Telemetry = {};
   applyStatus(parseInt(status, 16), attributes);
   const battery = Number(f[6]);
   if (type === 'LINK' && f[6] !== '' && Number.isInteger(battery) && battery >= 0 && battery <= 100) attributes.batteryLevel = battery;
@@ -99,7 +100,7 @@ function parsePositionBlock(f: string[], i: number): DecodedPosition | null {
   const n = (s: string, at: number) => Number(s.slice(at, at + 2));
   const deviceTime = utcDate(2000 + n(date, 4), n(date, 2), n(date, 0), n(time, 0), n(time, 2), n(time, 4));
   if (!deviceTime) return null;
-  const attributes: Record<string, unknown> = {};
+  const attributes: Telemetry = {};
   // The status word follows the date, or comes after three SIM fields (IP, phone, ICCID).
   const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
   const s = isStatus(f[d + 1]) ? d + 1 : isStatus(f[d + 4]) ? d + 4 : -1;
@@ -150,14 +151,14 @@ function coordinate(value: string | undefined, hemi: string | undefined, pos: st
 }
 
 /** Status word alarms in the manual's priority order; bits are active-low. */
-export function applyStatus(status: number, a: Record<string, unknown>): void {
+export function applyStatus(status: number, a: Telemetry): void {
   const cleared = (bit: number) => (status & (2 ** bit)) === 0;
   if (cleared(0)) a.alarm = 'vibration';
   else if (cleared(1) || cleared(18)) a.alarm = 'sos';
   else if (cleared(2)) a.alarm = 'overspeed';
   else if (cleared(19)) a.alarm = 'powerCut';
   a.ignition = !cleared(10);
-  a.status = status;
+  a.io = { ...a.io, status };
 }
 
 /**
@@ -183,7 +184,7 @@ function decodeBinary(frame: Buffer): DecodeResult {
   if (!deviceTime || lat > 90 || lng > 180) return { identity, positions: [] };
   if (!(flags & 0x04)) lat = -lat;
   if (!(flags & 0x08)) lng = -lng;
-  const attributes: Record<string, unknown> = {};
+  const attributes: Telemetry = {};
   const battery = batteryLevel(frame[16 + o]!);
   if (battery !== undefined) attributes.batteryLevel = battery;
   applyStatus(frame.readUInt32BE(25 + o), attributes);

@@ -1,18 +1,20 @@
 // OsmAnd / Traccar Client HTTP reports. Two shapes arrive:
 //  - query parameters: id|deviceid, timestamp, lat & lon (or location=lat,lon), speed (knots),
-//    bearing|heading, altitude, batt, alarm, hdop, accuracy… unknown ones become attributes;
+//    bearing|heading, altitude, batt, and any Traccar position key (alarm, hdop, ignition, hours…);
 //  - Traccar Client JSON: {device_id, location: {timestamp, coords: {latitude, longitude,
 //    speed (m/s), heading, altitude, accuracy}, battery: {level 0..1}, …}} (location may be a list).
+// Traccar keys become the vocabulary (in our units); any other parameter or extra is kept under `io`.
 // The HTTP layer passes its receive time for reports that carry no timestamp.
+import { fromTraccar, type IoValue, type Telemetry } from '../../positions/telemetry.js';
 import { KNOTS_TO_KMH } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
 
 export type OsmAndResult =
   /** `attributes`: what a report without coordinates still says (an alarm such as `sos`). */
-  | { ok: true; identity: string; positions: DecodedPosition[]; attributes?: Record<string, unknown> }
+  | { ok: true; identity: string; positions: DecodedPosition[]; attributes?: Telemetry }
   | { ok: false; error: string };
 
-/** Query keys consumed by the decoder itself (everything else is kept as an attribute). */
+/** Query keys consumed by the decoder itself (everything else is kept as an attribute or under io). */
 const CONSUMED = new Set(['id', 'deviceid', 'timestamp', 'lat', 'lon', 'location', 'speed', 'bearing', 'heading', 'altitude', 'batt', 'valid']);
 
 export function decodeOsmAnd(input: Record<string, unknown>, receivedAt: Date = new Date()): OsmAndResult {
@@ -38,9 +40,9 @@ export function decodeOsmAndQuery(raw: Record<string, unknown>, receivedAt: Date
   let latText = query.lat;
   let lonText = query.lon;
   if (query.location !== undefined) [latText, lonText] = query.location.split(',');
-  const attributes: Record<string, unknown> = {};
+  const attributes: Telemetry = {};
   for (const [key, value] of Object.entries(query)) {
-    if (!CONSUMED.has(key) && key !== '__proto__') attributes[key] = scalar(value);
+    if (!CONSUMED.has(key)) keep(attributes, key, scalar(value));
   }
   if (query.batt !== undefined) attributes.batteryLevel = Number(query.batt);
   // Network-only reports (cell/wifi without coordinates) identify the device but carry no fix;
@@ -79,20 +81,19 @@ function fromJsonLocation(location: unknown, receivedAt: Date): DecodedPosition 
   const c = location.coords;
   const time = location.timestamp === undefined ? receivedAt : parseTime(String(location.timestamp));
   if (!time) return `invalid timestamp: ${String(location.timestamp)}`;
-  const attributes: Record<string, unknown> = {};
+  const attributes: Telemetry = {};
   if (typeof location.event === 'string') attributes.event = location.event;
   if (typeof location.is_moving === 'boolean') attributes.motion = location.is_moving;
   if (typeof location.odometer === 'number') attributes.odometer = location.odometer;
-  if (typeof location.mock === 'boolean') attributes.mock = location.mock;
-  if (isObject(location.activity) && typeof location.activity.type === 'string') attributes.activity = location.activity.type;
+  if (typeof location.mock === 'boolean') keep(attributes, 'mock', location.mock);
+  if (isObject(location.activity) && typeof location.activity.type === 'string') keep(attributes, 'activity', location.activity.type);
   if (isObject(location.battery) && typeof location.battery.level === 'number' && location.battery.level >= 0) {
     attributes.batteryLevel = Math.round(location.battery.level * 100);
     if (typeof location.battery.is_charging === 'boolean') attributes.charge = location.battery.is_charging;
   }
   if (typeof c.accuracy === 'number') attributes.accuracy = c.accuracy;
   if (isObject(location.extras)) {
-    // Copied key by key: a "__proto__" key from JSON must not replace the object's prototype.
-    for (const [key, value] of Object.entries(location.extras)) if (key !== '__proto__') attributes[key] = value;
+    for (const [key, value] of Object.entries(location.extras)) keep(attributes, key, typeof value === 'object' ? JSON.stringify(value) : (value as IoValue));
   }
   // The client reports -1 for speed and heading it does not know.
   const speed = typeof c.speed === 'number' && c.speed >= 0 ? c.speed * 3.6 : 0;
@@ -117,7 +118,7 @@ interface Fields {
   heading: number;
   altitude: number | undefined;
   valid: boolean;
-  attributes: Record<string, unknown>;
+  attributes: Telemetry;
 }
 
 /** Range checks shared by both shapes; returns an error message when a value is unusable. */
@@ -152,7 +153,18 @@ function parseTime(value: string): Date | null {
   return Number.isFinite(ms) ? new Date(ms) : null;
 }
 
-function scalar(value: string): unknown {
+/**
+ * A client's key as vocabulary when it is a Traccar key of the right type, under `io` otherwise.
+ * A "__proto__" key from the client must not replace an object's prototype.
+ */
+function keep(attributes: Telemetry, key: string, value: IoValue | undefined): void {
+  if (value === undefined || key === '__proto__') return;
+  const known = fromTraccar(key, value);
+  if (known) Object.assign(attributes, { [known[0]]: known[1] });
+  else attributes.io = { ...attributes.io, [key]: value };
+}
+
+function scalar(value: string): IoValue {
   if (value === 'true' || value === 'false') return value === 'true';
   const n = Number(value);
   return value.trim() !== '' && Number.isFinite(n) ? n : value;

@@ -5,6 +5,7 @@
 // sending the record count as a 4-byte integer once the records are stored.
 import { crc16Ibm } from '../crc.js';
 import { Reader, TRUNCATED, emptyWhenTruncated } from '../reader.js';
+import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult } from '../types.js';
 import { applyIo, ioValue } from './io.js';
 
@@ -79,14 +80,14 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
   const heading = r.u16();
   const satellites = r.u8();
   const speed = r.u16();
-  const attributes: Record<string, unknown> = { priority };
+  const attributes: Telemetry = { priority };
   const event = layout.eventId === 1 ? r.u8() : r.u16();
   if (event) attributes.event = event;
-  if (layout.generationType) attributes.generationType = r.u8();
+  const generationType = layout.generationType ? r.u8() : undefined;
 
   const readCount = () => (layout.count === 1 ? r.u8() : r.u16());
   const readId = () => (layout.ioId === 1 ? r.u8() : r.u16());
-  const io: Record<string, number | string> = {};
+  const io: Record<string, number | string> = generationType === undefined ? {} : { generationType };
   readCount(); // total IO count, implied by the groups below
   for (const width of [1, 2, 4, 8]) {
     const n = readCount();
@@ -107,7 +108,7 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
     }
   }
   attributes.io = io;
-  if (priority === PRIORITY_PANIC) attributes.alarm = 'sos';
+  if (priority === PRIORITY_PANIC) addAlarm(attributes, 'sos');
   return {
     deviceTime: time,
     // A record without satellites reuses the last known coordinates.

@@ -1,28 +1,31 @@
-// Mapping of FMB-family IO element ids to named attributes. Units follow the product
-// conventions (volts, litres, metres); the raw values are kept in attributes.io as well.
+// Mapping of FMB-family IO element ids to the telemetry vocabulary, in its units (volts, litres,
+// metres); the raw values are kept in attributes.io as well, and ids with no general meaning
+// (GNSS status, sleep mode, LLS raw levels…) only there.
+import type { Alarm, BooleanKey, NumberKey, Telemetry } from '../../positions/telemetry.js';
+import { addAlarm } from '../../positions/telemetry.js';
 
-type Mapper = (value: number, attributes: Record<string, unknown>, raw: Buffer) => void;
+type Mapper = (value: number, attributes: Telemetry, raw: Buffer) => void;
 
 const set =
-  (name: string, scale = 1): Mapper =>
+  (name: NumberKey, scale = 1): Mapper =>
   (value, a) => {
     a[name] = scale === 1 ? value : Math.round(value * scale * 1000) / 1000;
   };
 /** Temperatures are signed 32-bit values in 0.1 °C. */
 const temperature =
-  (name: string): Mapper =>
+  (name: `temp${number}`): Mapper =>
   (_value, a, raw) => {
     if (raw.length === 4) a[name] = raw.readInt32BE(0) / 10;
   };
 const flag =
-  (name: string): Mapper =>
+  (name: BooleanKey): Mapper =>
   (value, a) => {
     a[name] = value === 1;
   };
 const alarmWhen =
-  (alarm: string, predicate: (v: number) => boolean = (v) => v > 0): Mapper =>
+  (alarm: Alarm): Mapper =>
   (value, a) => {
-    if (predicate(value)) a.alarm = alarm;
+    if (value > 0) addAlarm(a, alarm);
   };
 
 const FMB: Record<number, Mapper> = {
@@ -31,10 +34,8 @@ const FMB: Record<number, Mapper> = {
   9: set('adc1', 0.001), // analog input 1, mV
   16: set('odometer'), // total odometer, m
   21: set('rssi'),
-  24: set('gnssSpeed'),
   66: set('power', 0.001), // external voltage, mV
   67: set('battery', 0.001), // internal battery voltage, mV
-  69: set('gnssStatus'),
   72: temperature('temp1'),
   73: temperature('temp2'),
   74: temperature('temp3'),
@@ -47,9 +48,6 @@ const FMB: Record<number, Mapper> = {
   181: set('pdop', 0.1),
   182: set('hdop', 0.1),
   199: set('tripOdometer'),
-  200: set('sleepMode'),
-  201: set('fuel1'), // LLS 1 fuel level
-  203: set('fuel2'), // LLS 2 fuel level
   239: flag('ignition'),
   240: flag('motion'),
   246: alarmWhen('tow'),
@@ -68,7 +66,7 @@ export function ioValue(raw: Buffer): number | string {
 }
 
 /** Applies known IO elements to attributes; 78 (iButton) becomes the driver id. */
-export function applyIo(id: number, raw: Buffer, attributes: Record<string, unknown>): void {
+export function applyIo(id: number, raw: Buffer, attributes: Telemetry): void {
   if (id === 78) {
     if (raw.some((b) => b !== 0)) attributes.driverUniqueId = raw.toString('hex');
     return;

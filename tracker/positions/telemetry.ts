@@ -1,0 +1,184 @@
+// The telemetry vocabulary: every attribute a position may carry, with its type and unit, in one
+// table. Names are Traccar's position keys wherever Traccar means the same thing in the same unit;
+// where Traccar's unit differs the name differs too (engineHours in seconds, Traccar's `hours` in
+// ms). The table is the single source of the TypeScript type, the zod schema (validation at ingest,
+// the API document), the custom-rule variable check and docs/telemetry.md. Raw protocol values with
+// no general meaning go under `io`.
+import { z } from 'zod';
+
+/** Traccar's alarm names: a closed set. */
+export const ALARMS = [
+  'general', 'sos', 'vibration', 'movement', 'lowspeed', 'overspeed', 'fallDown', 'lowPower', 'lowBattery',
+  'fault', 'powerOff', 'powerOn', 'door', 'lock', 'unlock', 'geofence', 'geofenceEnter', 'geofenceExit',
+  'gpsAntennaCut', 'accident', 'tow', 'idle', 'highRpm', 'hardAcceleration', 'hardBraking', 'hardCornering',
+  'laneChange', 'fatigueDriving', 'powerCut', 'powerRestored', 'jamming', 'temperature', 'parking', 'bonnet',
+  'footBrake', 'fuelLeak', 'tampering', 'removing',
+] as const;
+export type Alarm = (typeof ALARMS)[number];
+/**
+ * Several alarms at once are joined with commas, as Traccar stores them ("powerCut,sos"): stored
+ * positions, webhooks and custom rules (`==`, `in`) keep reading what Traccar users know.
+ */
+export type AlarmList = Alarm | `${Alarm},${string}`;
+
+type Kind = 'boolean' | 'number' | 'integer' | 'string' | 'alarm' | 'code';
+interface Entry {
+  type: Kind;
+  /** The unit, or null for a value that has none (a flag, a count, a text). */
+  unit: string | null;
+  description: string;
+  /** Traccar's key and the factor from Traccar's unit to ours; null where Traccar has no such key. */
+  traccar: { key: string; factor: number } | null;
+}
+
+const same = (key: string) => ({ key, factor: 1 });
+const entry = <T extends Kind>(type: T, unit: string | null, description: string, traccar: Entry['traccar']) => ({ type, unit, description, traccar });
+
+/** Keys with one name each. */
+export const TELEMETRY = {
+  ignition: entry('boolean', null, 'Ignition (ACC line) on', same('ignition')),
+  motion: entry('boolean', null, 'The device reports it is moving', same('motion')),
+  odometer: entry('number', 'm', 'Total distance', same('odometer')),
+  tripOdometer: entry('number', 'm', 'Distance of the current trip', same('tripOdometer')),
+  engineHours: entry('number', 's', 'Engine running time', { key: 'hours', factor: 0.001 }),
+  fuel: entry('number', 'L', 'Fuel in the tank', same('fuel')),
+  fuelLevel: entry('number', '%', 'Fuel in the tank, percent of its capacity', same('fuelLevel')),
+  fuelUsed: entry('number', 'L', 'Fuel used', same('fuelUsed')),
+  battery: entry('number', 'V', 'Internal battery voltage', same('battery')),
+  batteryLevel: entry('number', '%', 'Internal battery charge', same('batteryLevel')),
+  power: entry('number', 'V', 'External power voltage', same('power')),
+  charge: entry('boolean', null, 'The battery is charging', same('charge')),
+  rssi: entry('integer', null, 'Mobile signal strength as the device reports it', same('rssi')),
+  hdop: entry('number', null, 'Horizontal dilution of precision', same('hdop')),
+  pdop: entry('number', null, 'Position dilution of precision', same('pdop')),
+  accuracy: entry('number', 'm', 'Horizontal accuracy of the fix', same('accuracy')),
+  alarm: entry('alarm', null, `Alarms, comma-separated: ${ALARMS.join(', ')}`, same('alarm')),
+  driverUniqueId: entry('string', null, 'Driver key read by the vehicle (iButton, RFID card)', same('driverUniqueId')),
+  input: entry('integer', null, 'Digital inputs as a bitmask', same('input')),
+  output: entry('integer', null, 'Digital outputs as a bitmask', same('output')),
+  door: entry('boolean', null, 'A door is open', same('door')),
+  blocked: entry('boolean', null, 'The engine is blocked (immobiliser)', same('blocked')),
+  armed: entry('boolean', null, 'The alarm system is armed', same('armed')),
+  rpm: entry('number', 'rpm', 'Engine speed', same('rpm')),
+  obdSpeed: entry('number', 'km/h', 'Vehicle speed read from the OBD port', same('obdSpeed')),
+  coolantTemp: entry('number', '°C', 'Engine coolant temperature', same('coolantTemp')),
+  throttle: entry('number', '%', 'Throttle position', same('throttle')),
+  engineLoad: entry('number', '%', 'Engine load', same('engineLoad')),
+  vin: entry('string', null, 'Vehicle identification number', same('vin')),
+  iccid: entry('string', null, 'SIM card id', same('iccid')),
+  priority: entry('integer', null, 'Record priority as the device reports it (Teltonika: 2 is panic)', same('priority')),
+  event: entry('code', null, 'Protocol event code: why the device sent the report', same('event')),
+  archive: entry('boolean', null, 'Re-sent from the device memory rather than live', same('archive')),
+  result: entry('string', null, 'Text answer to a command', same('result')),
+  computed: entry('string', null, 'Counters the tracker computed because the device does not report them, comma-separated (odometer, engineHours)', null),
+} as const satisfies Record<string, Entry>;
+
+/** Numbered keys: temp1, temp2…, adc1…, in1…, out1… */
+export const TELEMETRY_FAMILIES = {
+  temp: entry('number', '°C', 'Temperature sensor n', same('temp')),
+  adc: entry('number', 'V', 'Analog input n', same('adc')),
+  in: entry('boolean', null, 'Digital input n is on', same('in')),
+  out: entry('boolean', null, 'Digital output n is on', same('out')),
+} as const satisfies Record<string, Entry>;
+
+type ValueOf<K extends Kind> = K extends 'boolean' ? boolean : K extends 'number' | 'integer' ? number : K extends 'string' ? string : K extends 'alarm' ? AlarmList : number | string;
+export type IoValue = number | string | boolean;
+export type TelemetryKey = keyof typeof TELEMETRY;
+
+/** A position's attributes: vocabulary keys only, raw protocol values under `io`. */
+export type Telemetry = { [K in TelemetryKey]?: ValueOf<(typeof TELEMETRY)[K]['type']> } & {
+  [K in keyof typeof TELEMETRY_FAMILIES as `${K}${number}`]?: ValueOf<(typeof TELEMETRY_FAMILIES)[K]['type']>;
+} & {
+  /** Raw values by the protocol's own id (Teltonika IO ids, GT06 extension fields…). */
+  io?: Record<string, IoValue>;
+};
+
+/** Keys whose values are numbers / booleans, for code that sets them by name. */
+export type NumberKey = { [K in keyof Telemetry]-?: NonNullable<Telemetry[K]> extends number ? K : never }[keyof Telemetry];
+export type BooleanKey = { [K in keyof Telemetry]-?: NonNullable<Telemetry[K]> extends boolean ? K : never }[keyof Telemetry];
+
+const FAMILY = /^(temp|adc|in|out)([1-9][0-9]{0,2})$/;
+
+/** The table entry of a key (a numbered one included), or undefined for a key outside the vocabulary. */
+export function telemetryEntry(key: string): Entry | undefined {
+  if (Object.hasOwn(TELEMETRY, key)) return TELEMETRY[key as TelemetryKey];
+  const m = FAMILY.exec(key);
+  return m ? TELEMETRY_FAMILIES[m[1] as keyof typeof TELEMETRY_FAMILIES] : undefined;
+}
+
+const alarmList = z.string().refine((v) => v.split(',').every((a) => (ALARMS as readonly string[]).includes(a)), { message: 'unknown alarm name' });
+
+function valueSchema(e: Entry): z.ZodType {
+  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]) }[e.type];
+  return base.meta({ description: e.unit ? `${e.description} (${e.unit})` : e.description });
+}
+/** Built once: the ingest check and the OsmAnd decoder look values up per attribute. */
+const VALUE_SCHEMAS = new Map<Entry, z.ZodType>([...Object.values(TELEMETRY), ...Object.values(TELEMETRY_FAMILIES)].map((e) => [e, valueSchema(e)]));
+const schemaOf = (e: Entry) => VALUE_SCHEMAS.get(e)!;
+
+const ioSchema = z.record(z.string().max(64), z.union([z.number(), z.string().max(4096), z.boolean()]));
+
+/**
+ * The vocabulary as a zod schema: a strict object (an unknown key is refused, numbers must be
+ * finite); numbered keys are checked against their family.
+ */
+export const telemetrySchema = z
+  .object({ ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, schemaOf(e).optional()])), io: ioSchema.optional() })
+  .catchall(z.union([z.number(), z.boolean()]))
+  .superRefine((value, ctx) => {
+    for (const [key, v] of Object.entries(value)) {
+      if (key === 'io' || Object.hasOwn(TELEMETRY, key)) continue;
+      const family = telemetryEntry(key);
+      if (!family) ctx.addIssue({ code: 'custom', path: [key], message: `unknown telemetry key "${key}"` });
+      else if (!schemaOf(family).safeParse(v).success) ctx.addIssue({ code: 'custom', path: [key], message: `expected ${family.type}` });
+    }
+  })
+  .meta({ description: 'Position attributes: the telemetry vocabulary (docs/telemetry.md), raw protocol values under io' });
+
+/** The alarms of a position's attributes, in the order reported. */
+export function alarmsOf(t: Telemetry): Alarm[] {
+  return t.alarm === undefined ? [] : (t.alarm.split(',') as Alarm[]);
+}
+
+/** Adds an alarm to the attributes (once), keeping those already there. */
+export function addAlarm(t: Telemetry, alarm: Alarm): void {
+  const list = alarmsOf(t);
+  if (!list.includes(alarm)) t.alarm = [...list, alarm].join(',') as AlarmList;
+}
+
+const BY_TRACCAR_KEY = new Map(Object.entries(TELEMETRY).flatMap(([key, e]) => (e.traccar && e.traccar.key !== key ? [[e.traccar.key, { key, factor: e.traccar.factor }] as const] : [])));
+
+/**
+ * A value sent under a Traccar key (OsmAnd clients speak Traccar's names), as our key and our unit,
+ * or null when it is not vocabulary or not of the key's type (it then belongs under `io`).
+ */
+export function fromTraccar(key: string, value: IoValue): [string, IoValue] | null {
+  const renamed = BY_TRACCAR_KEY.get(key);
+  const ours = renamed?.key ?? key;
+  const e = telemetryEntry(ours);
+  if (!e) return null;
+  const scaled = renamed && typeof value === 'number' ? value * renamed.factor : value;
+  return schemaOf(e).safeParse(scaled).success ? [ours, scaled] : null;
+}
+
+/** The vocabulary key closest in spelling to `name` (for "did you mean"). */
+export function closestTelemetryKey(name: string): string {
+  const candidates = [...Object.keys(TELEMETRY), ...Object.keys(TELEMETRY_FAMILIES).map((f) => `${f}1`), 'io'];
+  let best = candidates[0]!;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
