@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { parseConfig } from '../shared/config.js';
-import { runCommand } from '../tracker/admin/commands.js';
+import { runCommand } from '../tracker/admin/verbs.js';
 import { openDb } from '../tracker/storage/open.js';
 import { migrate } from '../tracker/storage/migrate.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';

@@ -3,7 +3,7 @@
 // whose one-time set-password link is printed too.
 import type { TrackerContext } from './context.js';
 import { countAccounts } from './accounts/repository.js';
-import { runCommand } from './admin/commands.js';
+import { runCommand } from './admin/verbs.js';
 import { findDeviceByImei } from './devices/repository.js';
 import { startFleet, type Fleet } from './simulator/fleet.js';
 

@@ -6,7 +6,7 @@ import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
 import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { CommandStatus } from './commands/repository.js';
 import type { PositionBatcher } from './ingest/batcher.js';
-import type { DeviceSessions } from './ingest/sessions.js';
+import type { DeviceSessions } from './ingest/connections.js';
 import type { IngestStats } from './ingest/stats.js';
 import { REFUSAL_REASONS } from './positions/plausible.js';
 import { PROTOCOL_NAMES } from './protocols/registry.js';

@@ -7,7 +7,7 @@ import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
-import { startDashboardSweep } from './dashboard/sweep.js';
+import { startDashboardSweep } from './users/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';

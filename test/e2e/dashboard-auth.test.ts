@@ -2,9 +2,9 @@
 // cookie, CSRF and Origin checks, sign-in limits and session expiry.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { digest } from '../../tracker/dashboard/secrets.js';
-import { sweepSessions } from '../../tracker/dashboard/sessions.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
+import { digest } from '../../tracker/users/secrets.js';
+import { sweepSessions } from '../../tracker/users/sign-in-sessions.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { sample } from '../helpers/metrics.js';
 

@@ -3,13 +3,13 @@
 // geofences and drivers. Bad input names the field and changes nothing, every form needs the
 // session's CSRF token, and another account's records are 404 by URL.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { insertAlert, listAlerts } from '../../tracker/alerts/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { deviceSettings } from '../../tracker/devices/settings.js';
 import { createDriver, deviceDriver, findDriver, listDrivers } from '../../tracker/drivers/repository.js';
 import { createGeofence, findGeofence, listGeofences } from '../../tracker/geofences/repository.js';
-import { createRule, deleteRule } from '../../tracker/rules/repository.js';
+import { createRule, deleteRule } from '../../tracker/custom-rules/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
 
 let stack: DashboardStack;

@@ -4,8 +4,8 @@
 // unit notes filtered by unit and paged. Another account's webhooks and records are never reached.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { newId } from '../../shared/ids.js';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { findWebhook } from '../../tracker/inbound/webhooks.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
+import { findWebhook } from '../../tracker/inbound/endpoints.js';
 import { RECORD_KINDS } from '../../tracker/records/kinds.js';
 import { insertRecord } from '../../tracker/records/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';

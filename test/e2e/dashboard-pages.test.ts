@@ -2,8 +2,8 @@
 // every value is escaped under a strict CSP, and that an owner never reaches another account's
 // devices, tokens or alerts, by URL manipulation included.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { encodeCursor } from '../../tracker/api/paging.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
+import { encodeCursor } from '../../tracker/storage/paging.js';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';

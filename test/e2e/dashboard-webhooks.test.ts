@@ -4,7 +4,7 @@
 // a disabled endpoint is enabled again. Another account's endpoints are never reached.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { EVENT_TYPES } from '../../tracker/events/types.js';
 import { disableEndpoint, findEndpoint, listEndpoints } from '../../tracker/webhooks/endpoints.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';

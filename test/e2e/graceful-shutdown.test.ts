@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import type { Queryable } from '../../tracker/storage/db.js';
 import { openDb } from '../../tracker/storage/open.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { callTracker } from '../../tracker/admin/remote.js';
 import type { Db } from '../../tracker/storage/db.js';
 import { openDb } from '../../tracker/storage/open.js';

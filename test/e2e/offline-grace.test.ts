@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createLogger } from '../../shared/logger.js';
 import { EventEngine } from '../../tracker/events/engine.js';
-import { DeviceSessions } from '../../tracker/ingest/sessions.js';
+import { DeviceSessions } from '../../tracker/ingest/connections.js';
 import { gt06Login } from '../../tracker/simulator/frames/gt06.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';

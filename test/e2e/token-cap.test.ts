@@ -2,7 +2,7 @@
 // dashboard both refuse one more with a clear message, parallel creations included, and a revoked
 // token frees its place.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { runCli } from '../helpers/cli.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 

@@ -9,7 +9,7 @@ import { parseConfig } from '../../shared/config.js';
 import { ensureEmbeddedKeys } from '../../shared/keys.js';
 import { createLogger } from '../../shared/logger.js';
 import { publicKeyFrom } from '../../shared/tokens.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';

@@ -3,7 +3,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { parseConfig } from '../../shared/config.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { createLogger } from '../../shared/logger.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './databases.js';
 

@@ -8,7 +8,7 @@ import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { createLogger } from '../../shared/logger.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { startCuttableProxy, type CuttableProxy } from '../helpers/cuttable-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';

@@ -3,7 +3,7 @@
 // GET /events, and their alerts acknowledged. Every response is checked against the OpenAPI document.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import type { EventListener, StoredEvent } from '../../tracker/events/types.js';
-import type { LiveConnection } from '../../tracker/ingest/sessions.js';
+import type { LiveConnection } from '../../tracker/ingest/connections.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
 import type { DecodedPosition } from '../../tracker/protocols/types.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';

@@ -11,7 +11,7 @@ import { parseConfig } from '../../shared/config.js';
 import { ensureEmbeddedKeys } from '../../shared/keys.js';
 import { createLogger } from '../../shared/logger.js';
 import { publicKeyFrom, signToken } from '../../shared/tokens.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 
 // Device listeners are not under test here; ephemeral ports keep parallel runs apart.

@@ -5,7 +5,7 @@ import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { pruneCalls, type InboundCall } from '../../tracker/inbound/calls.js';
 import { forgetExpired } from '../../tracker/inbound/idempotency.js';
 import { ENGINES } from '../helpers/databases.js';

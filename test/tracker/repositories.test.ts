@@ -5,7 +5,7 @@ import { parseConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { verifyToken } from '../../shared/tokens.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import type { Queryable } from '../../tracker/storage/db.js';
 import { findToken, listTokens } from '../../tracker/tokens/repository.js';

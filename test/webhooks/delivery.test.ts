@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import type { Db } from '../../tracker/storage/db.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { WebhookSender } from '../../tracker/webhooks/sender.js';

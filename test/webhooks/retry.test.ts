@@ -2,7 +2,7 @@
 // from the operator CLI and from the dashboard once it is back, each delivered once with its webhook-id;
 // a disabled endpoint is enabled by the retry, and failures before the chosen time stay as they are.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { disableEndpoint } from '../../tracker/webhooks/endpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';

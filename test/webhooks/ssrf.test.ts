@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { insertEndpoint } from '../../tracker/webhooks/endpoints.js';
 import { WebhookSender } from '../../tracker/webhooks/sender.js';
 import { newSecret } from '../../tracker/webhooks/signing.js';

@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../shared/config.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
 import { createTestDatabase } from '../helpers/databases.js';

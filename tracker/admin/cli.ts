@@ -8,7 +8,7 @@ import { ApiError } from '../../shared/errors.js';
 import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
 import { hasEmbeddedDatabase, pgliteDir, type DataDirLock } from '../storage/data-dir-lock.js';
-import { isCommandName, runCommand, type CommandName } from './commands.js';
+import { isCommandName, runCommand, type CommandName } from './verbs.js';
 import { formatResult } from './format.js';
 import { callTrackerOrLock } from './remote.js';
 

@@ -1,5 +1,5 @@
 // Readable output for the operator CLI (without --json).
-import type { CommandName } from './commands.js';
+import type { CommandName } from './verbs.js';
 import { formatWebhookResult, isWebhookCommand } from './webhook-output.js';
 
 type Row = Record<string, unknown>;

@@ -2,7 +2,7 @@
 import { Router, json } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import { isCommandName, runCommand } from './commands.js';
+import { isCommandName, runCommand } from './verbs.js';
 
 export function adminRoute(ctx: TrackerContext): Router {
   const router = Router();

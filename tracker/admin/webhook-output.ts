@@ -1,5 +1,5 @@
 // Readable output of the webhook commands for the operator CLI (without --json).
-import type { webhookCommands } from './webhook-commands.js';
+import type { webhookCommands } from './webhook-verbs.js';
 
 export type WebhookCommandName = keyof typeof webhookCommands;
 

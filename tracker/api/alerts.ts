@@ -3,7 +3,7 @@
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { acknowledgeAlert, listAlerts } from '../alerts/repository.js';
-import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from './paging.js';
+import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from '../storage/paging.js';
 import { presentAlert } from './present.js';
 import type { Handlers } from './operations.js';
 import { caller, parseQuery } from './request.js';

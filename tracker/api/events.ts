@@ -3,7 +3,7 @@ import type { TrackerContext } from '../context.js';
 import { listEvents } from '../events/repository.js';
 import { callerDevice } from './devices.js';
 import { EventsQuery } from './metadata-schemas.js';
-import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from './paging.js';
+import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from '../storage/paging.js';
 import { presentEvent } from './present.js';
 import type { Handlers } from './operations.js';
 import { caller, parseQuery } from './request.js';

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types.js';
 import { Shape } from '../geofences/shape.js';
-import { conditionProblem, OPERATORS } from '../rules/condition.js';
-import { TimeWindow } from '../rules/time-window.js';
+import { conditionProblem, OPERATORS } from '../custom-rules/condition.js';
+import { TimeWindow } from '../custom-rules/time-window.js';
 import { MAX_PAGE, paging, Position } from './schemas.js';
 
 const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-21T09:30:00.000Z' });

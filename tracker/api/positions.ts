@@ -6,7 +6,7 @@ import type { TrackerContext } from '../context.js';
 import type { Db } from '../storage/db.js';
 import { historyQuery } from '../positions/repository.js';
 import { callerDevice } from './devices.js';
-import { decodeCursor, encodeCursor, isCursorTime } from './paging.js';
+import { decodeCursor, encodeCursor, isCursorTime } from '../storage/paging.js';
 import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
 import type { Handlers } from './operations.js';
 import { caller, parseQuery } from './request.js';

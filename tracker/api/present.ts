@@ -4,7 +4,7 @@ import type { Command } from '../commands/repository.js';
 import type { Driver } from '../drivers/repository.js';
 import type { StoredEvent } from '../events/types.js';
 import type { Geofence } from '../geofences/repository.js';
-import type { Rule } from '../rules/repository.js';
+import type { Rule } from '../custom-rules/repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -3,7 +3,7 @@
 // registry. The catalogue lives in shared/ and cannot import the tracker's zod schemas, hence names.
 import type { z } from 'zod';
 import { AccountSettingsPatch, DeviceSettingsPatch, DriverAssignmentInput, DriverInput, EventsQuery, GeofenceInput, ListQuery, RuleInput } from './metadata-schemas.js';
-import { RecordsQuery } from './record-schemas.js';
+import { RecordsQuery } from '../records/schemas.js';
 import { AlertsQuery, LocateBody, PositionsQuery } from './schemas.js';
 
 export const QUERIES: Record<string, z.ZodObject> = { PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery };

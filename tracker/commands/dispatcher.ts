@@ -4,7 +4,7 @@
 // COMMAND_TTL, and records replies.
 import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
-import type { DeviceSessions } from '../ingest/sessions.js';
+import type { DeviceSessions } from '../ingest/connections.js';
 import { encodeCommand } from '../protocols/registry.js';
 import type { CommandType } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';

@@ -3,7 +3,7 @@
 // is one line in NAV.
 import { assetUrl } from './assets.js';
 import { html, type Html } from './html.js';
-import type { Session } from './sessions.js';
+import type { Session } from '../users/sign-in-sessions.js';
 
 export const BASE = '/dashboard';
 

@@ -8,7 +8,7 @@ import { secretsEqual } from '../../shared/internal.js';
 import type { Db } from '../storage/db.js';
 import { cookie } from './client.js';
 import { BASE } from './layout.js';
-import { currentSession, SESSION_COOKIE, type Session, type SessionSettings } from './sessions.js';
+import { currentSession, SESSION_COOKIE, type Session, type SessionSettings } from '../users/sign-in-sessions.js';
 
 const CROSS_SITE = new ApiError('forbidden', 'This form was sent from another site, so it was refused.');
 const STALE_FORM = new ApiError('forbidden', 'This form is out of date. Go back, reload the page and try again.');

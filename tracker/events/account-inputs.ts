@@ -3,11 +3,11 @@
 // account's version with its devices and reloads only the accounts whose version moved, so a
 // change is seen by the next batch in every tracker process, with no notification to miss.
 import { containsFn, type Shape } from '../geofences/shape.js';
-import type { Condition } from '../rules/condition.js';
-import { windowMatcher, type TimeWindow } from '../rules/time-window.js';
+import type { Condition } from '../custom-rules/condition.js';
+import { windowMatcher, type TimeWindow } from '../custom-rules/time-window.js';
 import type { Queryable } from '../storage/db.js';
-import type { ActiveRule } from './rules/custom.js';
-import type { ActiveGeofence } from './rules/geofences.js';
+import type { ActiveRule } from './evaluators/custom.js';
+import type { ActiveGeofence } from './evaluators/geofences.js';
 import type { Severity } from './types.js';
 
 export interface AccountInputs {

@@ -11,7 +11,7 @@ import { insertRecord } from '../records/repository.js';
 import type { Db, Queryable } from '../storage/db.js';
 import { insertCall } from './calls.js';
 import { findRemembered, remember, type Remembered } from './idempotency.js';
-import type { InboundWebhook } from './webhooks.js';
+import type { InboundWebhook } from './endpoints.js';
 
 export interface InboundCallIn {
   body: Record<string, unknown>;

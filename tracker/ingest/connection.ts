@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps, type Speaker } from './pipeline.js';
-import type { LiveConnection } from './sessions.js';
+import type { LiveConnection } from './connections.js';
 
 export interface ConnectionDeps extends PipelineDeps {
   crcStrict: boolean;

@@ -13,7 +13,7 @@ import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
 import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps } from './pipeline.js';
-import type { LiveConnection } from './sessions.js';
+import type { LiveConnection } from './connections.js';
 
 const MAX_BODY = 64 * 1024;
 

@@ -12,7 +12,7 @@ import { PositionBatcher } from './batcher.js';
 import type { ConnectionDeps } from './connection.js';
 import { startDeviceServers, type Listener } from './device-server.js';
 import { startHttpReportServer } from './http-server.js';
-import { DeviceSessions } from './sessions.js';
+import { DeviceSessions } from './connections.js';
 import { IngestStats } from './stats.js';
 
 const MAX_FRAME_BYTES = 64 * 1024;

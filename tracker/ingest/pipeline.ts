@@ -13,7 +13,7 @@ import type { DecodedPosition } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
 import { screen, type Screened } from './refusals.js';
-import type { DeviceSessions, LiveConnection } from './sessions.js';
+import type { DeviceSessions, LiveConnection } from './connections.js';
 import type { IngestStats } from './stats.js';
 
 export interface PipelineDeps {

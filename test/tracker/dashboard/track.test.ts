@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { parseConfig } from '../../../shared/config.js';
 import { generateKeyPairSync } from 'node:crypto';
-import { runCommand } from '../../../tracker/admin/commands.js';
+import { runCommand } from '../../../tracker/admin/verbs.js';
 import { loadTrack } from '../../../tracker/dashboard/track.js';
 import { insertPositions } from '../../../tracker/positions/repository.js';
 import type { Db } from '../../../tracker/storage/db.js';

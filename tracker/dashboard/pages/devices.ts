@@ -11,7 +11,7 @@ import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErr
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { shownOnce } from '../shown-once.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 

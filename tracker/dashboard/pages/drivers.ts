@@ -4,7 +4,7 @@ import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import { DriverInput } from '../../api/metadata-schemas.js';
-import { createdCursorOf, decodeCreatedCursor } from '../../api/paging.js';
+import { createdCursorOf, decodeCreatedCursor } from '../../storage/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices } from '../../devices/repository.js';
 import { createDriver, deleteDriver, findDriver, listDrivers, replaceDriver, type Driver } from '../../drivers/repository.js';
@@ -13,7 +13,7 @@ import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { paged } from '../paging.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { deviceUrl } from './devices.js';
 
 const PAGE_SIZE = 100;

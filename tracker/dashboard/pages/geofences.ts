@@ -3,11 +3,11 @@
 // geofence a rule uses cannot be deleted; the page names the rules.
 import { Router, type Response } from 'express';
 import { ApiError } from '../../../shared/errors.js';
-import { decodeCreatedCursor, createdCursorOf } from '../../api/paging.js';
+import { decodeCreatedCursor, createdCursorOf } from '../../storage/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { createGeofence, deleteGeofence, findGeofence, listGeofences, replaceGeofence, type Geofence } from '../../geofences/repository.js';
 import type { Shape } from '../../geofences/shape.js';
-import { listRules, MAX_RULES_PER_ACCOUNT } from '../../rules/repository.js';
+import { listRules, MAX_RULES_PER_ACCOUNT } from '../../custom-rules/repository.js';
 import { geofenceFormValues, MAX_POINTS_TEXT, parseGeofenceForm } from '../geofence-form.js';
 import { shapeSvg } from '../geofence-svg.js';
 import { errorSummary, field, formValues, type FormErrors } from '../forms.js';
@@ -15,7 +15,7 @@ import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { paged } from '../paging.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 
 const PAGE_SIZE = 100;
 const geofenceUrl = (id: string) => `${BASE}/geofences/${encodeURIComponent(id)}`;

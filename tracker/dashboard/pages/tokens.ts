@@ -15,7 +15,7 @@ import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
-import type { Session } from '../sessions.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: 'List units, positions and alerts',

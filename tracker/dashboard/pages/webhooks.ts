@@ -16,7 +16,7 @@ import { errorSummary, errorsOf, field, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { shownOnce } from '../shown-once.js';
 
 /** The endpoint's page shows this many of its latest attempts. */

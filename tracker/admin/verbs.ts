@@ -10,18 +10,18 @@ import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shar
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { requiredText } from '../../shared/validation.js';
 import { createAccount } from '../accounts/repository.js';
-import { issuePasswordLink } from '../dashboard/password-links.js';
-import { createUser, email, findUserByEmail } from '../dashboard/users.js';
+import { issuePasswordLink } from '../users/password-links.js';
+import { createUser, email, findUserByEmail } from '../users/repository.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
 import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
-import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/webhooks.js';
+import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/endpoints.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
 import type { AdminContext } from './admin-context.js';
 import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
-import { webhookCommands } from './webhook-commands.js';
+import { webhookCommands } from './webhook-verbs.js';
 
 const scopes = z
   .string({ error: `scopes are required (--scopes, from ${SCOPES.join(',')})` })

@@ -3,7 +3,7 @@
 import type { Config } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
 import { digest, randomSecret } from './secrets.js';
-import { storePasswordLink } from './users.js';
+import { storePasswordLink } from './repository.js';
 
 export type LinkSettings = Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS'>;
 

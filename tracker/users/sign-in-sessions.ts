@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
-import { cookie, overTls } from './client.js';
+import { cookie, overTls } from '../dashboard/client.js';
 import { digest, randomSecret } from './secrets.js';
 
 export const SESSION_COOKIE = 'fleet_session';

@@ -2,7 +2,7 @@
 // whose window has passed. Both are refused by their queries anyway; this only keeps tables small.
 import type { TrackerContext } from '../context.js';
 import { sweepLoginFailures } from './login-limits.js';
-import { sweepSessions } from './sessions.js';
+import { sweepSessions } from './sign-in-sessions.js';
 
 const EVERY_MS = 10 * 60_000;
 
