@@ -5,12 +5,12 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { parseConfig } from '../shared/config.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
-import { runCommand } from '../tracker/admin/verbs.js';
-import { openDb } from '../tracker/storage/open.js';
-import { migrate } from '../tracker/storage/migrate.js';
-import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
+import { runCommand } from '../tracker/admin/verbs.js';
+import { migrate } from '../tracker/storage/migrate.js';
+import { openDb } from '../tracker/storage/open.js';
+import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
 
 const DAYS = 90;

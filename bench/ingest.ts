@@ -5,13 +5,13 @@
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { parseConfig } from '../shared/config.js';
-import { runCommand } from '../tracker/admin/verbs.js';
-import { openDb } from '../tracker/storage/open.js';
-import { migrate } from '../tracker/storage/migrate.js';
-import { maintainPartitions } from '../tracker/storage/partitions.js';
-import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
+import { runCommand } from '../tracker/admin/verbs.js';
+import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
+import { migrate } from '../tracker/storage/migrate.js';
+import { openDb } from '../tracker/storage/open.js';
+import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
 
 const DEVICES = 10_000;

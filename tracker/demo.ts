@@ -1,9 +1,9 @@
 // Demo data for a first run: on an empty database (unless DEMO=false), one account with a few
 // devices, a read,commands token printed once with a curl line to try, and a dashboard owner
 // whose one-time set-password link is printed too.
-import type { TrackerContext } from './context.js';
 import { countAccounts } from './accounts/repository.js';
 import { runCommand } from './admin/verbs.js';
+import type { TrackerContext } from './context.js';
 import { findDeviceByImei } from './devices/repository.js';
 import { startFleet, type Fleet } from './simulator/fleet.js';
 

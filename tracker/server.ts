@@ -1,13 +1,12 @@
 // Starts and stops the tracker: storage, the internal HTTP server, the device side, webhook delivery,
 // the demo data.
-import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
 import type { TrackerContext } from './context.js';
-import { startDashboardSweep } from './users/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
@@ -15,6 +14,7 @@ import { startInboundMaintenance } from './inbound/maintenance.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
+import { startDashboardSweep } from './users/sweep.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { enqueueDeliveries } from './webhooks/outbox.js';
 

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { runCommand } from '../../tracker/admin/verbs.js';
 import { insertAlert, listAlerts } from '../../tracker/alerts/repository.js';
+import { createRule, deleteRule } from '../../tracker/custom-rules/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { deviceSettings } from '../../tracker/devices/settings.js';
 import { createDriver, deviceDriver, findDriver, listDrivers } from '../../tracker/drivers/repository.js';
 import { createGeofence, findGeofence, listGeofences } from '../../tracker/geofences/repository.js';
-import { createRule, deleteRule } from '../../tracker/custom-rules/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
 
 let stack: DashboardStack;

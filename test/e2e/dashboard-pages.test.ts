@@ -3,10 +3,10 @@
 // devices, tokens or alerts, by URL manipulation included.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { runCommand } from '../../tracker/admin/verbs.js';
-import { encodeCursor } from '../../tracker/storage/paging.js';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
+import { encodeCursor } from '../../tracker/storage/paging.js';
 import { findToken } from '../../tracker/tokens/repository.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 

@@ -3,10 +3,10 @@
 // need attention as alerts through GET /alerts, and as signed webhooks to each account's local
 // receiver; a second account sees only its own.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
-import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { EVENT_TYPES } from '../../tracker/events/types.js';
+import request from 'supertest';
 import { runCommand } from '../../tracker/admin/verbs.js';
+import { EVENT_TYPES } from '../../tracker/events/types.js';
 import type { DeviceFix } from '../../tracker/simulator/frames/fix.js';
 import { gt06Alarm, gt06Heartbeat, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { h02Link } from '../../tracker/simulator/frames/h02.js';

@@ -1,10 +1,10 @@
 // The shared security suite through the whole stack: a real gateway in front of the real tracker
 // (embedded PGlite), with tokens minted, revoked and devices added by the operator commands, and
 // geofences, drivers, rules and alerts made by the tracker's repositories.
+import { afterAll, beforeAll } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';
@@ -15,9 +15,9 @@ import type { Scope } from '../../shared/scopes.js';
 import { publicKeyFrom, signToken } from '../../shared/tokens.js';
 import { runCommand } from '../../tracker/admin/verbs.js';
 import { insertAlert } from '../../tracker/alerts/repository.js';
+import { createRule } from '../../tracker/custom-rules/repository.js';
 import { createDriver } from '../../tracker/drivers/repository.js';
 import { createGeofence } from '../../tracker/geofences/repository.js';
-import { createRule } from '../../tracker/custom-rules/repository.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { uniquePrefix } from '../helpers/gateway.js';
 import { securitySuite, tokenRoutes, type SecurityBackend } from '../helpers/security-suite.js';

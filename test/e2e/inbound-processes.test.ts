@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
-import { runCommand } from '../../tracker/admin/verbs.js';
 import { callTracker } from '../../tracker/admin/remote.js';
+import { runCommand } from '../../tracker/admin/verbs.js';
 import type { Db } from '../../tracker/storage/db.js';
-import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
 

@@ -1,8 +1,8 @@
 // A PostgreSQL outage as clients see it: the tracker answers 503 with Retry-After at once (not a 500
 // after a wait), the gateway passes that on, its token check says "retry" rather than "backend
 // unavailable", and both serve again once the database is back.
-import { createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createPublicKey } from 'node:crypto';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';

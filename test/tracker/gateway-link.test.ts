@@ -1,10 +1,10 @@
 // The tracker's side of the gateway link, on the real tracker (embedded PGlite): it refuses any
 // request without the gateway's credentials, and a real gateway in front of it authenticates
 // tokens against its token records (active, revoked, unknown).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';

@@ -9,11 +9,11 @@ import { createLogger } from '../../shared/logger.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
 import { runCommand } from '../../tracker/admin/verbs.js';
 import type { Db } from '../../tracker/storage/db.js';
+import { migrate } from '../../tracker/storage/migrate.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { WebhookSender } from '../../tracker/webhooks/sender.js';
 import { WebhookWorker, type WorkerOptions } from '../../tracker/webhooks/worker.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
-import { migrate } from '../../tracker/storage/migrate.js';
 import { enqueue, storedEvent } from '../helpers/webhook-events.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 

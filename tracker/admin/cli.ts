@@ -8,9 +8,9 @@ import { ApiError } from '../../shared/errors.js';
 import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
 import { hasEmbeddedDatabase, pgliteDir, type DataDirLock } from '../storage/data-dir-lock.js';
-import { isCommandName, runCommand, type CommandName } from './verbs.js';
 import { formatResult } from './format.js';
 import { callTrackerOrLock } from './remote.js';
+import { isCommandName, runCommand, type CommandName } from './verbs.js';
 
 const USAGE = `usage: admin <command> [options] [--json]
   accounts create --name NAME

@@ -3,15 +3,13 @@
 // for a device's fields and the issuing of tokens live with devices/ and tokens/, where the
 // dashboard uses them too.
 import { z } from 'zod';
-import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/db-errors.js';
+import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shared/inbound.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { requiredText } from '../../shared/validation.js';
 import { createAccount } from '../accounts/repository.js';
-import { issuePasswordLink } from '../users/password-links.js';
-import { createUser, email, findUserByEmail } from '../users/repository.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
 import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
 import { addDevice } from '../devices/repository.js';
@@ -19,6 +17,8 @@ import { listCalls } from '../inbound/calls.js';
 import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/endpoints.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
+import { issuePasswordLink } from '../users/password-links.js';
+import { createUser, email, findUserByEmail } from '../users/repository.js';
 import type { AdminContext } from './admin-context.js';
 import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
 import { webhookCommands } from './webhook-verbs.js';

@@ -1,9 +1,9 @@
 // The page shell every dashboard page shares: skip link, header with the main navigation and the
 // signed-in user, one <main> with the page title, and notices. Adding a page to the navigation
 // is one line in NAV.
+import type { Session } from '../users/sign-in-sessions.js';
 import { assetUrl } from './assets.js';
 import { html, type Html } from './html.js';
-import type { Session } from '../users/sign-in-sessions.js';
 
 export const BASE = '/dashboard';
 

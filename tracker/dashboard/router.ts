@@ -21,7 +21,8 @@ import { tokensPages } from './pages/tokens.js';
 import { trackPage } from './pages/track.js';
 import { webhooksPages } from './pages/webhooks.js';
 import { checkOrigin, requireSession, sessionOf } from './security.js';
-import { endSession, type Session } from '../users/sign-in-sessions.js';
+import type { Session } from '../users/sign-in-sessions.js';
+import { endSession } from './session-cookie.js';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',

@@ -6,9 +6,10 @@ import type { Config } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/internal.js';
 import type { Db } from '../storage/db.js';
+import type { Session, SessionSettings } from '../users/sign-in-sessions.js';
 import { cookie } from './client.js';
 import { BASE } from './layout.js';
-import { currentSession, SESSION_COOKIE, type Session, type SessionSettings } from '../users/sign-in-sessions.js';
+import { currentSession, SESSION_COOKIE } from './session-cookie.js';
 
 const CROSS_SITE = new ApiError('forbidden', 'This form was sent from another site, so it was refused.');
 const STALE_FORM = new ApiError('forbidden', 'This form is out of date. Go back, reload the page and try again.');

@@ -10,8 +10,8 @@ import type { TrackerContext } from '../context.js';
 import { accept } from './accept.js';
 import { isJsonType, isStorable, parseJson, readBody, requireStorableObject } from './body.js';
 import { insertCall, type NewCall } from './calls.js';
-import { secretMatches } from './secret.js';
 import { findWebhookForCall } from './endpoints.js';
+import { secretMatches } from './secret.js';
 
 const UNAUTHORIZED = new ApiError('unauthorized', 'unknown webhook or wrong secret');
 /** Refused calls keep their body in the log up to this size, to show the sender what was wrong. */

@@ -2,8 +2,8 @@
 // digest, valid for DASHBOARD_PASSWORD_LINK_HOURS and spent by their first use.
 import type { Config } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
-import { digest, randomSecret } from './secrets.js';
 import { storePasswordLink } from './repository.js';
+import { digest, randomSecret } from './secrets.js';
 
 export type LinkSettings = Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS'>;
 

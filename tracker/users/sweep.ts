@@ -1,5 +1,5 @@
-// Periodic clean-up of dashboard records that no longer count: ended sessions and sign-in counts
-// whose window has passed. Both are refused by their queries anyway; this only keeps tables small.
+// Periodic clean-up of users' sign-in records that no longer count: ended sign-in sessions and
+// sign-in counts whose window has passed. Both are refused by their queries anyway; this only keeps tables small.
 import type { TrackerContext } from '../context.js';
 import { sweepLoginFailures } from './login-limits.js';
 import { sweepSessions } from './sign-in-sessions.js';

@@ -1,8 +1,8 @@
 // Loading a track: only the device's valid fixes in the period, oldest first, thinned evenly to at
 // most the given number of points while keeping the first and the last.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { parseConfig } from '../../../shared/config.js';
 import { generateKeyPairSync } from 'node:crypto';
+import { parseConfig } from '../../../shared/config.js';
 import { runCommand } from '../../../tracker/admin/verbs.js';
 import { loadTrack } from '../../../tracker/dashboard/track.js';
 import { insertPositions } from '../../../tracker/positions/repository.js';

@@ -4,14 +4,14 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import { acknowledgeAlert, listAlerts, type Alert, type AlertStatus } from '../../alerts/repository.js';
-import { decodeNumberedCursor } from '../../storage/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices } from '../../devices/repository.js';
+import { decodeNumberedCursor } from '../../storage/paging.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { paged } from '../paging.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 import { deviceUrl } from './devices.js';
 
 const PAGE_SIZE = 50;

@@ -7,11 +7,11 @@ import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
 import { clearReportKey, reportKeyHash, setReportKey } from '../../devices/report-key.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 import { shownOnce } from '../shown-once.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 

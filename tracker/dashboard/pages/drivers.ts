@@ -3,17 +3,17 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
-import { DriverInput } from '../../api/metadata-schemas.js';
-import { createdCursorOf, decodeCreatedCursor } from '../../storage/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices } from '../../devices/repository.js';
 import { createDriver, deleteDriver, findDriver, listDrivers, replaceDriver, type Driver } from '../../drivers/repository.js';
+import { DriverInput } from '../../drivers/schemas.js';
+import { createdCursorOf, decodeCreatedCursor } from '../../storage/paging.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { checkedBy, errorSummary, errorsOf, field, formText, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { paged } from '../paging.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 import { deviceUrl } from './devices.js';
 
 const PAGE_SIZE = 100;

@@ -3,19 +3,19 @@
 // geofence a rule uses cannot be deleted; the page names the rules.
 import { Router, type Response } from 'express';
 import { ApiError } from '../../../shared/errors.js';
-import { decodeCreatedCursor, createdCursorOf } from '../../storage/paging.js';
 import type { TrackerContext } from '../../context.js';
+import { listRules, MAX_RULES_PER_ACCOUNT } from '../../custom-rules/repository.js';
 import { createGeofence, deleteGeofence, findGeofence, listGeofences, replaceGeofence, type Geofence } from '../../geofences/repository.js';
 import type { Shape } from '../../geofences/shape.js';
-import { listRules, MAX_RULES_PER_ACCOUNT } from '../../custom-rules/repository.js';
+import { decodeCreatedCursor, createdCursorOf } from '../../storage/paging.js';
+import type { Session } from '../../users/sign-in-sessions.js';
+import { errorSummary, field, formValues, type FormErrors } from '../forms.js';
 import { geofenceFormValues, MAX_POINTS_TEXT, parseGeofenceForm } from '../geofence-form.js';
 import { shapeSvg } from '../geofence-svg.js';
-import { errorSummary, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { paged } from '../paging.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 
 const PAGE_SIZE = 100;
 const geofenceUrl = (id: string) => `${BASE}/geofences/${encodeURIComponent(id)}`;

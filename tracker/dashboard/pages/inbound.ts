@@ -8,11 +8,11 @@ import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { listCalls, type InboundCall } from '../../inbound/calls.js';
 import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks, type InboundWebhook } from '../../inbound/endpoints.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 import { shownOnce } from '../shown-once.js';
 import { recordsUrl } from './records.js';
 

@@ -10,12 +10,12 @@ import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { issueToken } from '../../tokens/issue.js';
 import { findToken, listTokens, revokeToken, type TokenRecord } from '../../tokens/repository.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: 'List units, positions and alerts',

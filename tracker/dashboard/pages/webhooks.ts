@@ -7,6 +7,7 @@ import { ApiError } from '../../../shared/errors.js';
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { EVENT_TYPES, type EventType } from '../../events/types.js';
+import type { Session } from '../../users/sign-in-sessions.js';
 import { addEndpoint, sendTestMessage, type TestOutcome } from '../../webhooks/actions.js';
 import { deliveryCounts, listAttempts, retryFailed, type Attempt } from '../../webhooks/deliveries.js';
 import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from '../../webhooks/endpoints.js';
@@ -16,7 +17,6 @@ import { errorSummary, errorsOf, field, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
-import type { Session } from '../../users/sign-in-sessions.js';
 import { shownOnce } from '../shown-once.js';
 
 /** The endpoint's page shows this many of its latest attempts. */
