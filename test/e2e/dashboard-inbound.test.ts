@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { newId } from '../../shared/ids.js';
 import { runCommand } from '../../tracker/admin/verbs.js';
-import { findWebhook } from '../../tracker/inbound/endpoints.js';
+import { findWebhook } from '../../tracker/inbound/repository.js';
 import { RECORD_KINDS } from '../../tracker/records/kinds.js';
 import { insertRecord } from '../../tracker/records/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';

@@ -14,7 +14,7 @@ import { deviceName, imei, plate } from '../devices/fields.js';
 import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
-import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/endpoints.js';
+import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/repository.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
 import { issuePasswordLink } from '../users/password-links.js';

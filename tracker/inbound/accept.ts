@@ -10,7 +10,7 @@ import { kindOf } from '../records/kinds.js';
 import { insertRecord } from '../records/repository.js';
 import type { Db, Queryable } from '../storage/db.js';
 import { insertCall } from './calls.js';
-import type { InboundWebhook } from './endpoints.js';
+import type { InboundWebhook } from './repository.js';
 import { findRemembered, remember, type Remembered } from './idempotency.js';
 
 export interface InboundCallIn {

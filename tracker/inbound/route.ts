@@ -10,7 +10,7 @@ import type { TrackerContext } from '../context.js';
 import { accept } from './accept.js';
 import { isJsonType, isStorable, parseJson, readBody, requireStorableObject } from './body.js';
 import { insertCall, type NewCall } from './calls.js';
-import { findWebhookForCall } from './endpoints.js';
+import { findWebhookForCall } from './repository.js';
 import { secretMatches } from './secret.js';
 
 const UNAUTHORIZED = new ApiError('unauthorized', 'unknown webhook or wrong secret');

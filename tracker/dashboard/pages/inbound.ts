@@ -7,7 +7,7 @@ import { INBOUND_ACTIONS, type InboundAction } from '../../../shared/inbound.js'
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { listCalls, type InboundCall } from '../../inbound/calls.js';
-import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks, type InboundWebhook } from '../../inbound/endpoints.js';
+import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks, type InboundWebhook } from '../../inbound/repository.js';
 import type { Session } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';

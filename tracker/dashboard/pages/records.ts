@@ -7,7 +7,7 @@ import { ApiError } from '../../../shared/errors.js';
 import type { InboundAction } from '../../../shared/inbound.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices, type Device } from '../../devices/repository.js';
-import { listWebhooks } from '../../inbound/endpoints.js';
+import { listWebhooks } from '../../inbound/repository.js';
 import { RECORD_KINDS, type Field, type RecordKind } from '../../records/kinds.js';
 import { listRecords, type StoredRecord } from '../../records/repository.js';
 import { decodeCreatedCursor } from '../../storage/paging.js';
