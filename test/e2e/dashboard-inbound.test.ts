@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { newId } from '../../shared/ids.js';
 import { runCommand } from '../../tracker/admin/verbs.js';
-import { findWebhook } from '../../tracker/inbound/repository.js';
+import { findInboundWebhook } from '../../tracker/inbound/repository.js';
 import { RECORD_KINDS } from '../../tracker/records/kinds.js';
 import { insertRecord } from '../../tracker/records/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
@@ -127,7 +127,7 @@ describe('inbound webhooks', () => {
     expect(page.text).not.toContain('Their helpdesk');
     await me.get('/dashboard/inbound');
     expect((await me.post(`/dashboard/inbound/${their.webhook}/remove`, {})).status).toBe(404);
-    expect(await findWebhook(db(), their.webhook)).not.toBeNull();
+    expect(await findInboundWebhook(db(), their.webhook)).not.toBeNull();
     const before = await webhookCount(mine);
     expect((await me.post('/dashboard/inbound', { name: 'Forged', action: 'log_only', _csrf: null })).status).toBe(403);
     expect((await me.post('/dashboard/inbound', { name: 'Forged', action: 'log_only' }, { origin: 'https://evil.example' })).status).toBe(403);

@@ -14,7 +14,7 @@ import { deviceName, imei, plate } from '../devices/fields.js';
 import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
-import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/repository.js';
+import { createInboundWebhook, deleteInboundWebhook, findInboundWebhook, inboundUrl, listInboundWebhooks } from '../inbound/repository.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
 import { issuePasswordLink } from '../users/password-links.js';
@@ -103,7 +103,7 @@ export const commands = {
     input: z.object({ account: accountId, action, name: requiredText('webhook name (--name)', 200).optional() }),
     async run(ctx: AdminContext, input: { account: string; action: InboundAction; name?: string | undefined }) {
       await requireAccount(ctx.db, input.account);
-      const { webhook: w, secret } = await createWebhook(ctx.db, { accountId: input.account, name: input.name ?? input.action, action: input.action });
+      const { webhook: w, secret } = await createInboundWebhook(ctx.db, { accountId: input.account, name: input.name ?? input.action, action: input.action });
       return { id: w.id, accountId: w.accountId, name: w.name, action: w.action, url: inboundUrl(ctx.config.PUBLIC_BASE_URL, w.id), secret, createdAt: w.createdAt };
     },
   },
@@ -111,14 +111,14 @@ export const commands = {
     input: z.object({ account: accountId }),
     async run(ctx: AdminContext, input: { account: string }) {
       await requireAccount(ctx.db, input.account);
-      const webhooks = await listWebhooks(ctx.db, input.account);
+      const webhooks = await listInboundWebhooks(ctx.db, input.account);
       return { webhooks: webhooks.map((w) => ({ ...w, url: inboundUrl(ctx.config.PUBLIC_BASE_URL, w.id) })) };
     },
   },
   'inbound remove': {
     input: z.object({ webhook: webhookId('inbound remove WEBHOOK_ID') }),
     async run(ctx: AdminContext, input: { webhook: string }) {
-      const removed = await deleteWebhook(ctx.db, input.webhook);
+      const removed = await deleteInboundWebhook(ctx.db, input.webhook);
       if (!removed) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
       return { id: removed.id, removed: true };
     },
@@ -129,7 +129,7 @@ export const commands = {
       limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(1000, LIMIT).default(50),
     }),
     async run(ctx: AdminContext, input: { webhook: string; limit: number }) {
-      const webhook = await findWebhook(ctx.db, input.webhook);
+      const webhook = await findInboundWebhook(ctx.db, input.webhook);
       if (!webhook) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
       return { webhookId: webhook.id, calls: await listCalls(ctx.db, webhook.id, input.limit) };
     },

@@ -1,6 +1,7 @@
-// What an account's owner (in the dashboard) or the operator (with the CLI) does with an endpoint
-// beyond reading it: add one (the URL checked against the target settings, a new secret made and
-// returned this once) and send it a signed test message, logged like a delivery attempt.
+// What an account's owner (in the dashboard) or the operator (with the CLI) does with an outbound
+// webhook endpoint beyond reading it: add one (the URL checked against the target settings, a new
+// secret made and returned this once) and send it a signed test message, logged like a delivery
+// attempt.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';

@@ -7,7 +7,7 @@ import { ApiError } from '../../../shared/errors.js';
 import type { InboundAction } from '../../../shared/inbound.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices, type Device } from '../../devices/repository.js';
-import { listWebhooks } from '../../inbound/repository.js';
+import { listInboundWebhooks } from '../../inbound/repository.js';
 import { RECORD_KINDS, type Field, type RecordKind } from '../../records/kinds.js';
 import { listRecords, type StoredRecord } from '../../records/repository.js';
 import { decodeCreatedCursor } from '../../storage/paging.js';
@@ -105,7 +105,7 @@ export function recordsPages(ctx: TrackerContext): Router {
       (c) => `${BASE}/records/${kind.path}?${new URLSearchParams({ ...(deviceId ? { deviceId } : {}), cursor: c }).toString()}`,
     );
     const devices = await listDevices(ctx.db, session.accountId);
-    const webhooks = new Map((await listWebhooks(ctx.db, session.accountId)).map((w) => [w.id, w.name]));
+    const webhooks = new Map((await listInboundWebhooks(ctx.db, session.accountId)).map((w) => [w.id, w.name]));
 
     res.send(
       page(
