@@ -4,7 +4,7 @@
 // unit notes filtered by unit and paged. Another account's webhooks and records are never reached.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { newId } from '../../shared/ids.js';
-import { runCommand } from '../../tracker/admin/verbs.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { findInboundWebhook } from '../../tracker/inbound/repository.js';
 import { RECORD_KINDS } from '../../tracker/records/kinds.js';
 import { insertRecord } from '../../tracker/records/repository.js';
@@ -19,7 +19,7 @@ let truck: string;
 const their = { device: '', webhook: '', secret: '' };
 const PASSWORD = 'correct horse battery staple';
 const db = () => stack.tracker.ctx.db;
-const run = (name: Parameters<typeof runCommand>[1], args: Record<string, unknown>) => runCommand(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
+const run = (name: Parameters<typeof runVerb>[1], args: Record<string, unknown>) => runVerb(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
 const webhookCount = async (accountId: string) => (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM inbound_webhooks WHERE account_id = $1', [accountId]))[0]!.n;
 /** The value of a box a secret is shown in. */
 const shown = (text: string, id: string) => [...text.matchAll(/<textarea id="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)].find((m) => m[1] === id)?.[2];

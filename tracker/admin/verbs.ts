@@ -1,7 +1,7 @@
-// The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and
-// the demo seed. Each validates its input with a schema and changes nothing on bad input; the rules
-// for a device's fields and the issuing of tokens live with devices/ and tokens/, where the
-// dashboard uses them too.
+// The operator CLI's verbs (named apart from the commands sent to devices, commands/), shared by the
+// CLI (direct or through the tracker's internal endpoint) and the demo seed. Each validates its
+// input with a schema and changes nothing on bad input; the rules for a device's fields and the
+// issuing of tokens live with devices/ and tokens/, where the dashboard uses them too.
 import { z } from 'zod';
 import { isUniqueViolation } from '../../shared/db-errors.js';
 import { ApiError } from '../../shared/errors.js';
@@ -21,7 +21,7 @@ import { issuePasswordLink } from '../users/password-links.js';
 import { createUser, email, findUserByEmail } from '../users/repository.js';
 import type { AdminContext } from './admin-context.js';
 import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
-import { webhookCommands } from './webhook-verbs.js';
+import { webhookVerbs } from './webhook-verbs.js';
 
 const scopes = z
   .string({ error: `scopes are required (--scopes, from ${SCOPES.join(',')})` })
@@ -39,7 +39,7 @@ const action = z
   .string({ error: `action is required (--action, one of ${INBOUND_ACTIONS.join(', ')})` })
   .refine(isInboundAction, { error: (issue) => `unknown action "${String(issue.input)}": allowed actions are ${INBOUND_ACTIONS.join(', ')}` });
 
-export const commands = {
+export const verbs = {
   'accounts create': {
     input: z.object({ name: requiredText('account name (--name)', 200) }),
     async run(ctx: AdminContext, input: { name: string }) {
@@ -154,19 +154,19 @@ export const commands = {
       return { id: user.id, accountId: user.accountId, email: user.email, setPasswordUrl: link.url, expiresAt: link.expiresAt };
     },
   },
-  ...webhookCommands,
+  ...webhookVerbs,
 } as const;
 
-export type CommandName = keyof typeof commands;
+export type VerbName = keyof typeof verbs;
 
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(commands, name);
+export function isVerbName(name: string): name is VerbName {
+  return Object.hasOwn(verbs, name);
 }
 
 /** Validates and runs one command; bad input throws ApiError('bad_request') with the first problem. */
-export async function runCommand(ctx: AdminContext, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
-  const command = commands[name];
-  const parsed = command.input.safeParse(args);
+export async function runVerb(ctx: AdminContext, name: VerbName, args: Record<string, unknown>): Promise<unknown> {
+  const verb = verbs[name];
+  const parsed = verb.input.safeParse(args);
   if (!parsed.success) throw new ApiError('bad_request', parsed.error.issues[0]!.message);
-  return (command.run as (c: AdminContext, i: unknown) => Promise<unknown>)(ctx, parsed.data);
+  return (verb.run as (c: AdminContext, i: unknown) => Promise<unknown>)(ctx, parsed.data);
 }
