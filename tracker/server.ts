@@ -2,7 +2,7 @@
 // the demo data.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../shared/config.js';
+import type { TrackerConfig } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
@@ -39,7 +39,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
+export async function startTracker(config: TrackerConfig, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config, await lockTrackerDataDir(config, logger));
   const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);

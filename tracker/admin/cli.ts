@@ -3,7 +3,7 @@
 // running tracker's internal endpoint (PGlite belongs to one process), waits for a tracker that holds
 // the data directory but does not answer yet, and opens the directory itself only when nobody holds it.
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../../shared/config.js';
+import { loadConfig, parseTrackerConfig, type TrackerConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
@@ -87,7 +87,7 @@ function parse(argv: string[]): { name: VerbName; args: Record<string, unknown>;
   return { name, args: positional ? { ...args, [positional]: rest[0] } : args, json: json ?? false };
 }
 
-async function execute(config: Config, name: VerbName, args: Record<string, unknown>): Promise<unknown> {
+async function execute(config: TrackerConfig, name: VerbName, args: Record<string, unknown>): Promise<unknown> {
   let lock: DataDirLock | undefined;
   let created = false;
   if (!config.DATABASE_URL) {
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${err.message ? `error: ${err.message}\n` : ''}${USAGE}\n`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(parseTrackerConfig);
   try {
     const result = await execute(config, command.name, command.args);
     process.stdout.write(command.json ? `${JSON.stringify(result)}\n` : formatResult(command.name, result));

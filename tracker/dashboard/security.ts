@@ -2,7 +2,7 @@
 // an Origin check on every POST, the session's CSRF token on every POST made in a session,
 // and the session itself on every page but sign-in and set-password.
 import type { Request, RequestHandler, Response } from 'express';
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/internal.js';
 import type { Db } from '../storage/db.js';
@@ -28,7 +28,7 @@ function originOf(value: string | undefined): string | null {
  * Referer) must be PUBLIC_BASE_URL's origin. The request's Host is not trusted for this: it is
  * whatever the client sent. Neither header: refused.
  */
-export function checkOrigin(config: Pick<Config, 'PUBLIC_BASE_URL'>): RequestHandler {
+export function checkOrigin(config: Pick<TrackerConfig, 'PUBLIC_BASE_URL'>): RequestHandler {
   const configured = new URL(config.PUBLIC_BASE_URL).origin;
   return function checkOrigin(req, _res, next) {
     if (req.method !== 'POST') return next();

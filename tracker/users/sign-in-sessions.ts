@@ -3,11 +3,11 @@
 // CSRF token and the expiry. A session ends after DASHBOARD_SESSION_IDLE_MINUTES without use and
 // DASHBOARD_SESSION_MAX_HOURS after sign-in, whichever comes first; use is written at most once a
 // minute.
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
 import { digest, randomSecret } from './secrets.js';
 
-export type SessionSettings = Pick<Config, 'DASHBOARD_SESSION_IDLE_MINUTES' | 'DASHBOARD_SESSION_MAX_HOURS'>;
+export type SessionSettings = Pick<TrackerConfig, 'DASHBOARD_SESSION_IDLE_MINUTES' | 'DASHBOARD_SESSION_MAX_HOURS'>;
 
 export interface Session {
   idHash: string;
