@@ -10,7 +10,7 @@ import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
-import { startInboundMaintenance } from './inbound/maintenance.js';
+import { startInboundMaintenance } from './inbound/retention.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';

@@ -10,7 +10,7 @@ import { decodeNumberedCursor } from '../../storage/paging.js';
 import type { Session } from '../../users/sign-in-sessions.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
 import { deviceUrl } from './devices.js';
 

@@ -14,7 +14,7 @@ import { geofenceFormValues, MAX_POINTS_TEXT, parseGeofenceForm } from '../geofe
 import { shapeSvg } from '../geofence-svg.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
 
 const PAGE_SIZE = 100;

@@ -14,7 +14,7 @@ import { decodeCreatedCursor } from '../../storage/paging.js';
 import { field } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
 import { deviceUrl, ownDevice } from './devices.js';
 
