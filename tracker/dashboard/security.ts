@@ -6,7 +6,7 @@ import type { TrackerConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/internal.js';
 import type { Db } from '../storage/db.js';
-import type { Session, SessionSettings } from '../users/sign-in-sessions.js';
+import type { SignInSession, SessionSettings } from '../users/sign-in-sessions.js';
 import { cookie } from './client.js';
 import { BASE } from './layout.js';
 import { currentSession, SESSION_COOKIE } from './session-cookie.js';
@@ -74,8 +74,8 @@ export function requireSession(db: Db, settings: SessionSettings): RequestHandle
   };
 }
 
-export function sessionOf(res: Response): Session {
-  return res.locals.session as Session;
+export function sessionOf(res: Response): SignInSession {
+  return res.locals.session as SignInSession;
 }
 
 /** The record if it belongs to the signed-in owner's account; otherwise 404, as if there were none. */

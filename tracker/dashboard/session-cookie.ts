@@ -3,7 +3,7 @@
 // only on the dashboard's paths.
 import type { Request, Response } from 'express';
 import type { Queryable } from '../storage/db.js';
-import { createSignInSession, deleteSignInSession, findSignInSession, type Session, type SessionSettings } from '../users/sign-in-sessions.js';
+import { createSignInSession, deleteSignInSession, findSignInSession, type SignInSession, type SessionSettings } from '../users/sign-in-sessions.js';
 import { cookie, overTls } from './client.js';
 
 export const SESSION_COOKIE = 'fleet_session';
@@ -22,12 +22,12 @@ export async function startSession(db: Queryable, req: Request, res: Response, u
 }
 
 /** The live session named by the request's cookie, or null. */
-export async function currentSession(db: Queryable, req: Request, settings: SessionSettings): Promise<Session | null> {
+export async function currentSession(db: Queryable, req: Request, settings: SessionSettings): Promise<SignInSession | null> {
   const id = cookie(req, SESSION_COOKIE);
   return id ? findSignInSession(db, id, settings) : null;
 }
 
-export async function endSession(db: Queryable, req: Request, res: Response, session: Session): Promise<void> {
+export async function endSession(db: Queryable, req: Request, res: Response, session: SignInSession): Promise<void> {
   await deleteSignInSession(db, session);
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: overTls(req), path: COOKIE_PATH });
 }

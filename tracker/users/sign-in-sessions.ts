@@ -9,7 +9,7 @@ import { digest, randomSecret } from './secrets.js';
 
 export type SessionSettings = Pick<TrackerConfig, 'DASHBOARD_SESSION_IDLE_MINUTES' | 'DASHBOARD_SESSION_MAX_HOURS'>;
 
-export interface Session {
+export interface SignInSession {
   idHash: string;
   userId: string;
   email: string;
@@ -42,7 +42,7 @@ export async function createSignInSession(db: Queryable, userId: string, setting
 }
 
 /** The live session of this id, or null; moves its idle expiry forward. */
-export async function findSignInSession(db: Queryable, id: string, settings: SessionSettings): Promise<Session | null> {
+export async function findSignInSession(db: Queryable, id: string, settings: SessionSettings): Promise<SignInSession | null> {
   const rows = await db.query<Row>(
     `SELECT s.id_hash, s.user_id, s.csrf_token, u.email, u.account_id, a.name AS account_name, s.seen_at < now() - interval '1 minute' AS stale
      FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id JOIN accounts a ON a.id = u.account_id
@@ -61,7 +61,7 @@ export async function findSignInSession(db: Queryable, id: string, settings: Ses
   return { idHash: r.id_hash, userId: r.user_id, email: r.email, accountId: r.account_id, accountName: r.account_name, csrfToken: r.csrf_token };
 }
 
-export async function deleteSignInSession(db: Queryable, session: Session): Promise<void> {
+export async function deleteSignInSession(db: Queryable, session: SignInSession): Promise<void> {
   await db.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [session.idHash]);
 }
 

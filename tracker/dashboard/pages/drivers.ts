@@ -8,7 +8,7 @@ import { listDevices } from '../../devices/repository.js';
 import { createDriver, deleteDriver, findDriver, listDrivers, replaceDriver, type Driver } from '../../drivers/repository.js';
 import { DriverInput } from '../../drivers/schemas.js';
 import { createdCursorOf, decodeCreatedCursor } from '../../storage/paging.js';
-import type { Session } from '../../users/sign-in-sessions.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { checkedBy, errorSummary, errorsOf, field, formText, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
@@ -62,7 +62,7 @@ function driverTable(drivers: Driver[], names: Map<string, string>): Html {
 </table>`;
 }
 
-function driverForm(session: Session, action: string, submit: string, { values, errors }: FormState): Html {
+function driverForm(session: SignInSession, action: string, submit: string, { values, errors }: FormState): Html {
   return html`${errorSummary(errors)}
   <form method="post" action="${action}" class="form" novalidate>
     ${csrfInput(session)}
@@ -95,7 +95,7 @@ ${next ? html`<p><a class="button button-secondary" href="${next}">More drivers<
   );
 }
 
-async function driverPage(ctx: TrackerContext, session: Session, d: Driver, form: FormState, message: Html | null): Promise<string> {
+async function driverPage(ctx: TrackerContext, session: SignInSession, d: Driver, form: FormState, message: Html | null): Promise<string> {
   return page(
     { title: d.name, session, section: 'drivers', notice: message, before: html`<p class="back"><a href="${BASE}/drivers">← All drivers</a></p>` },
     html`<dl class="facts">

@@ -8,7 +8,7 @@ import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { listCalls, type InboundCall } from '../../inbound/calls.js';
 import { createInboundWebhook, deleteInboundWebhook, findInboundWebhook, inboundUrl, listInboundWebhooks, type InboundWebhook } from '../../inbound/repository.js';
-import type { Session } from '../../users/sign-in-sessions.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
@@ -55,7 +55,7 @@ function webhookTable(ctx: TrackerContext, webhooks: (InboundWebhook & { lastCal
 </table>`;
 }
 
-function createForm(session: Session, values: Record<string, string>, errors: FormErrors): Html {
+function createForm(session: SignInSession, values: Record<string, string>, errors: FormErrors): Html {
   return html`<section aria-labelledby="new-inbound" class="panel">
   <h2 id="new-inbound">Create an inbound webhook</h2>
   ${errorSummary(errors)}
