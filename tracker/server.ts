@@ -6,6 +6,7 @@ import type { TrackerConfig } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
+import { CommandDispatcher } from './commands/dispatcher.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
@@ -14,7 +15,7 @@ import { startInboundMaintenance } from './inbound/retention.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
-import { startDashboardSweep } from './users/sweep.js';
+import { startSignInSweep } from './users/sweep.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { enqueueDeliveries } from './webhooks/outbox.js';
 
@@ -48,14 +49,14 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
   const stopInboundMaintenance = await startInboundMaintenance(ctx);
-  const stopSweep = startDashboardSweep(ctx);
+  const stopSweep = startSignInSweep(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   // Outbound webhooks queue their deliveries in the transaction that stores the events.
   const onEvents: EventListener[] = [enqueueDeliveries];
-  const ingest = await startIngest(ctx, onEvents);
+  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands));
   const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 

@@ -1,7 +1,8 @@
 // The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
 // ingest judged for events in its own transactions, device connections and command delivery,
 // started and stopped together.
-import { CommandDispatcher } from '../commands/dispatcher.js';
+import type { DeviceLinks } from '../commands/device-links.js';
+import type { CommandDispatcher } from '../commands/dispatcher.js';
 import type { TrackerContext } from '../context.js';
 import { EventEngine } from '../events/engine.js';
 import type { EventListener } from '../events/types.js';
@@ -29,12 +30,16 @@ export interface Ingest {
   close(deadline: number): Promise<void>;
 }
 
-/** `onEvents`: the listeners every stored event is handed to, in its transaction. */
-export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[] = []): Promise<Ingest> {
+/**
+ * `onEvents`: the listeners every stored event is handed to, in its transaction. `dispatcherFor`:
+ * the command dispatcher the composition wires to this process's device connections; ingest starts
+ * and stops it and hands it what devices answer.
+ */
+export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[], dispatcherFor: (links: DeviceLinks) => CommandDispatcher): Promise<Ingest> {
   const { config, db, logger } = ctx;
   const events = new EventEngine(onEvents);
   const connections = new DeviceConnections(db, logger, events);
-  const dispatcher = new CommandDispatcher(db, connections, logger, ctx.metrics.commands);
+  const dispatcher = dispatcherFor(connections);
   const deps: ConnectionDeps = {
     db,
     logger,

@@ -6,9 +6,9 @@ import { sweepSessions } from './sign-in-sessions.js';
 
 const EVERY_MS = 10 * 60_000;
 
-export function startDashboardSweep(ctx: TrackerContext): () => void {
+export function startSignInSweep(ctx: TrackerContext): () => void {
   const timer = setInterval(() => {
-    Promise.all([sweepSessions(ctx.db), sweepLoginFailures(ctx.db, ctx.config)]).catch((err: unknown) => ctx.logger.error({ err }, 'dashboard clean-up failed'));
+    Promise.all([sweepSessions(ctx.db), sweepLoginFailures(ctx.db, ctx.config)]).catch((err: unknown) => ctx.logger.error({ err }, 'sign-in clean-up failed'));
   }, EVERY_MS).unref();
   return () => clearInterval(timer);
 }
