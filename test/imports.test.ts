@@ -43,7 +43,7 @@ const DOMAINS = [
 const EDGES = ['api', 'dashboard', 'admin', 'ingest', 'simulator'];
 /**
  * Composition: the files that wire edges to domains. The HTTP app mounts every edge's routes and the
- * demo seed runs operator commands at start-up, so both are wiring too.
+ * demo seed runs operator verbs at start-up, so both are wiring too.
  */
 const COMPOSITION = ['tracker/server.ts', 'tracker/main.ts', 'tracker/boot.ts', 'tracker/context.ts', 'tracker/http/app.ts', 'tracker/demo.ts'];
 /**
