@@ -12,17 +12,17 @@ import { connect, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../shared/config.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
-import type { AdminContext } from '../tracker/admin/admin-context.js';
-import { runCommand } from '../tracker/admin/commands.js';
-import type { Db } from '../tracker/storage/db.js';
-import { openDb } from '../tracker/storage/open.js';
-import { migrate } from '../tracker/storage/migrate.js';
-import { maintainPartitions } from '../tracker/storage/partitions.js';
-import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
 import { enqueue, storedEvent } from '../test/helpers/webhook-events.js';
 import { WebhookReceiver, type Received } from '../test/helpers/webhook-receiver.js';
+import type { AdminContext } from '../tracker/admin/admin-context.js';
+import { runVerb } from '../tracker/admin/verbs.js';
+import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
+import type { Db } from '../tracker/storage/db.js';
+import { migrate } from '../tracker/storage/migrate.js';
+import { openDb } from '../tracker/storage/open.js';
+import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile } from './lib.js';
 
 const RATE = 500;
@@ -226,10 +226,10 @@ export async function run(): Promise<void> {
     const keys = benchKeys();
     const allowLocal = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' };
     const ctx: AdminContext = { db, privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, config: parseConfig(allowLocal) };
-    const account = ((await runCommand(ctx, 'accounts create', { name: 'Bench' })) as { id: string }).id;
+    const account = ((await runVerb(ctx, 'accounts create', { name: 'Bench' })) as { id: string }).id;
     const devices: string[] = [];
-    for (let i = 0; i < DEVICES; i++) devices.push(((await runCommand(ctx, 'devices add', { account, imei: imeiOf(i), name: `Unit ${i}` })) as { id: string }).id);
-    const { secret } = (await runCommand(ctx, 'webhooks add', { account, url: receiver.url(), events: 'all' })) as { secret: string };
+    for (let i = 0; i < DEVICES; i++) devices.push(((await runVerb(ctx, 'devices add', { account, imei: imeiOf(i), name: `Unit ${i}` })) as { id: string }).id);
+    const { secret } = (await runVerb(ctx, 'webhooks add', { account, url: receiver.url(), events: 'all' })) as { secret: string };
 
     const tracker = await startService('tracker/main.ts', { ...keys.env, ...allowLocal, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' });
     const line = await tracker.waitForLog((l) => l.msg === 'tracker started');

@@ -5,12 +5,12 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { parseConfig } from '../shared/config.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
-import { runCommand } from '../tracker/admin/commands.js';
-import { openDb } from '../tracker/storage/open.js';
-import { migrate } from '../tracker/storage/migrate.js';
-import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
+import { runVerb } from '../tracker/admin/verbs.js';
+import { migrate } from '../tracker/storage/migrate.js';
+import { openDb } from '../tracker/storage/open.js';
+import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
 
 const DAYS = 90;
@@ -112,8 +112,8 @@ export async function run(): Promise<void> {
     await maintainPartitions(db, 365);
     const keys = benchKeys();
     const ctx = { db, privateKey: keys.privateKey, config: parseConfig({}) };
-    const account = ((await runCommand(ctx, 'accounts create', { name: 'Bench' })) as { id: string }).id;
-    const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100009001', name: 'Busy' })) as { id: string }).id;
+    const account = ((await runVerb(ctx, 'accounts create', { name: 'Bench' })) as { id: string }).id;
+    const device = ((await runVerb(ctx, 'devices add', { account, imei: '359633100009001', name: 'Busy' })) as { id: string }).id;
     const to = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
     const from = new Date(to.getTime() - DAYS * 86_400_000);
     process.stdout.write(`seeding ${fmt(ROWS, 0)} positions…\n`);
@@ -123,7 +123,7 @@ export async function run(): Promise<void> {
        FROM generate_series(0, $3 - 1) AS i`,
       [device, from.toISOString(), ROWS],
     );
-    const fleet = ((await runCommand(ctx, 'accounts create', { name: 'Big fleet' })) as { id: string }).id;
+    const fleet = ((await runVerb(ctx, 'accounts create', { name: 'Big fleet' })) as { id: string }).id;
     await db.query(
       `INSERT INTO devices (id, account_id, imei, name, plate, status, last_lat, last_lng, last_speed, last_update)
        SELECT 'dev_' || lpad(i::text, 20, '0'), $1, '8' || lpad(i::text, 14, '0'), 'Unit ' || i, 'P-' || i, 'online', 52, 13, 40, now() FROM generate_series(1, $2) AS i`,
@@ -134,8 +134,8 @@ export async function run(): Promise<void> {
     const settings = { ...keys.env, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
     const tracker = await startService('tracker/main.ts', settings);
     const gateway = await startService('gateway/main.ts', { ...settings, GATEWAY_PORT: '0', TRACKER_URL: `http://127.0.0.1:${tracker.port}`, REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_READ_PER_MINUTE: '1000000000', RATE_LIMIT_PREFIX: `bench:${Date.now()}:` });
-    const token = ((await runCommand(ctx, 'tokens create', { account, scopes: 'read' })) as { token: string }).token;
-    const fleetToken = ((await runCommand(ctx, 'tokens create', { account: fleet, scopes: 'read' })) as { token: string }).token;
+    const token = ((await runVerb(ctx, 'tokens create', { account, scopes: 'read' })) as { token: string }).token;
+    const fleetToken = ((await runVerb(ctx, 'tokens create', { account: fleet, scopes: 'read' })) as { token: string }).token;
 
     // Full-range history through the gateway, then straight from the tracker (to see the proxy's share).
     const historyPath = `/api/public/v1/devices/${device}/positions?from=${from.toISOString()}&to=${to.toISOString()}`;

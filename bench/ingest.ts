@@ -5,13 +5,13 @@
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { parseConfig } from '../shared/config.js';
-import { runCommand } from '../tracker/admin/commands.js';
-import { openDb } from '../tracker/storage/open.js';
-import { migrate } from '../tracker/storage/migrate.js';
-import { maintainPartitions } from '../tracker/storage/partitions.js';
-import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
+import { runVerb } from '../tracker/admin/verbs.js';
+import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
+import { migrate } from '../tracker/storage/migrate.js';
+import { openDb } from '../tracker/storage/open.js';
+import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
 
 const DEVICES = 10_000;
@@ -68,7 +68,7 @@ export async function run(): Promise<void> {
     await migrate(db);
     await maintainPartitions(db, 365);
     const keys = benchKeys();
-    const account = ((await runCommand({ db, privateKey: keys.privateKey, config: parseConfig({}) }, 'accounts create', { name: 'Bench' })) as { id: string }).id;
+    const account = ((await runVerb({ db, privateKey: keys.privateKey, config: parseConfig({}) }, 'accounts create', { name: 'Bench' })) as { id: string }).id;
     await db.query(`INSERT INTO devices (id, account_id, imei, name) SELECT 'dev_' || lpad(i::text, 20, '0'), $1, '86' || lpad(i::text, 13, '0'), 'Unit ' || i FROM generate_series(0, $2 - 1) AS i`, [account, DEVICES]);
     // Every simulated device connects from this one address.
     const tracker = await startService('tracker/main.ts', { ...keys.env, LOG_LEVEL: 'info', DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEVICE_MAX_CONNECTIONS_PER_ADDRESS: String(DEVICES) });

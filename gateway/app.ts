@@ -3,7 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
-import type { Config } from '../shared/config.js';
+import type { GatewayConfig } from '../shared/config.js';
 import { errorHandler, noStore, requestLogging } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { requestMetrics } from '../shared/metrics.js';
@@ -19,7 +19,7 @@ import { requireScope } from './scopes.js';
 import { tokenStatus } from './token-status.js';
 
 export interface GatewayOptions {
-  config: Config;
+  config: GatewayConfig;
   logger: Logger;
   publicKey: KeyObject;
   gatewaySecret: string;

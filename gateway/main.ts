@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig, parseGatewayConfig } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import { gatewayKeys } from '../shared/keys.js';
 import { createLogger } from '../shared/logger.js';
@@ -12,7 +12,7 @@ import { publicKeyFrom } from '../shared/tokens.js';
 import { createGateway } from './app.js';
 import { redisReady } from './redis.js';
 
-const config = loadConfig();
+const config = loadConfig(parseGatewayConfig);
 // A log line per request must not cost a write(2) per request: lines are written asynchronously
 // in batches of at least 4 KiB, and at least every LOG_FLUSH_MS when traffic is light. A crash can
 // lose that last batch; a normal stop flushes it.

@@ -1,13 +1,24 @@
 // Container health check (the Dockerfiles' HEALTHCHECK): `node dist/scripts/healthcheck.js gateway`
 // (or `tracker`) asks the service's own /healthz, on the port and address its settings name, and
 // exits 0 when it answers 200, 1 otherwise.
-import { loadConfig } from '../shared/config.js';
+import { loadConfig, parseGatewayConfig, parseTrackerConfig } from '../shared/config.js';
 
 const TIMEOUT_MS = 2000;
-const config = loadConfig();
-const service = process.argv[2];
-const target =
-  service === 'gateway' ? { host: config.GATEWAY_HOST, port: config.GATEWAY_PORT } : service === 'tracker' ? { host: config.TRACKER_HOST, port: config.TRACKER_HTTP_PORT } : null;
+
+/** Where the service listens, read from its own settings only, as the service itself reads them. */
+function listenAddress(service: string | undefined): { host: string; port: number } | null {
+  if (service === 'gateway') {
+    const config = loadConfig(parseGatewayConfig);
+    return { host: config.GATEWAY_HOST, port: config.GATEWAY_PORT };
+  }
+  if (service === 'tracker') {
+    const config = loadConfig(parseTrackerConfig);
+    return { host: config.TRACKER_HOST, port: config.TRACKER_HTTP_PORT };
+  }
+  return null;
+}
+
+const target = listenAddress(process.argv[2]);
 if (!target) {
   process.stderr.write('usage: healthcheck gateway|tracker\n');
   process.exit(2);

@@ -3,10 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig, parseConfig } from '../shared/config.js';
 import { ensureEmbeddedKeys } from '../shared/keys.js';
 
-const config = loadConfig();
+const config = loadConfig(parseConfig);
 // What the services write under DATA_DIR (keys, the embedded database) is private to this user; the
 // children inherit the mask.
 process.umask(0o077);

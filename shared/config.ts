@@ -31,36 +31,24 @@ const durations = z.string().transform((v, ctx) => {
   return list as number[];
 });
 
-const schema = z.object({
+/** Settings both services read. */
+const common = {
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GATEWAY_PORT: port.default(8080),
   TRACKER_URL: url.default('http://127.0.0.1:8081'),
-  TRACKER_HTTP_PORT: port.default(8081),
-  TRACKER_HOST: z.string().min(1).default('127.0.0.1'),
-  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
-  DEVICE_HOST: z.string().min(1).default('0.0.0.0'),
-  DEVICE_PORT: port.default(5000),
-  GT06_PORT: port.default(5023),
-  TELTONIKA_PORT: port.default(5027),
-  H02_PORT: port.default(5013),
-  OSMAND_PORT: port.default(5055),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATA_DIR_LOCK_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
-  PUBLIC_BASE_URL: url.default('http://localhost:8080'),
-  WEBHOOK_ALLOW_HTTP: bool.default(false),
-  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
-  WEBHOOK_RETRY_SCHEDULE: durations.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000, 86_400_000]),
-  WEBHOOK_DISABLE_AFTER: duration.default(3 * 86_400_000),
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
-  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  DEMO: bool.optional(),
-  JWT_PRIVATE_KEY: optionalText,
   JWT_PUBLIC_KEY: optionalText,
   GATEWAY_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
+};
+
+/** Settings only the gateway reads. */
+const gatewayOnly = {
+  GATEWAY_PORT: port.default(8080),
+  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_ON_STORE_ERROR: z.enum(['open', 'closed']).default('open'),
   RATE_LIMIT_READ_PER_MINUTE: perMinute.default(60),
@@ -74,6 +62,30 @@ const schema = z.object({
   RATE_LIMIT_PREFIX: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, 'letters, digits and : . _ - only').default('fleet:rl:'),
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
   TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
+  GATEWAY_METRICS_PORT: port.default(9464),
+};
+
+/** Settings only the tracker (and its operator CLI) reads. */
+const trackerOnly = {
+  TRACKER_HTTP_PORT: port.default(8081),
+  TRACKER_HOST: z.string().min(1).default('127.0.0.1'),
+  DEVICE_HOST: z.string().min(1).default('0.0.0.0'),
+  DEVICE_PORT: port.default(5000),
+  GT06_PORT: port.default(5023),
+  TELTONIKA_PORT: port.default(5027),
+  H02_PORT: port.default(5013),
+  OSMAND_PORT: port.default(5055),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
+  DATA_DIR_LOCK_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  PUBLIC_BASE_URL: url.default('http://localhost:8080'),
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_RETRY_SCHEDULE: durations.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000, 86_400_000]),
+  WEBHOOK_DISABLE_AFTER: duration.default(3 * 86_400_000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  DEMO: bool.optional(),
+  JWT_PRIVATE_KEY: optionalText,
   MAX_TOKENS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10000).default(50),
   POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   DEVICE_LIST_SNAPSHOT_MS: z.coerce.number().int().min(0).max(60000).default(1000),
@@ -103,13 +115,18 @@ const schema = z.object({
   DASHBOARD_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(20),
   DASHBOARD_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   DASHBOARD_SET_PASSWORD_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(10),
-  GATEWAY_METRICS_PORT: port.default(9464),
   TRACKER_METRICS_PORT: port.default(9465),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
-});
+};
+
+// Each service parses only its own settings, so a bad value for the other one does not stop it;
+// `npm start`, which runs both, parses all of them.
+const schema = z.object({ ...common, ...gatewayOnly, ...trackerOnly });
+const gatewaySchema = z.object({ ...common, ...gatewayOnly });
+const trackerSchema = z.object({ ...common, ...trackerOnly });
 
 export type Config = z.infer<typeof schema>;
+export type GatewayConfig = z.infer<typeof gatewaySchema>;
+export type TrackerConfig = z.infer<typeof trackerSchema>;
 
 /** Every setting's name (the deployment files are checked against it). */
 export const SETTING_NAMES = Object.keys(schema.shape) as (keyof Config)[];
@@ -117,10 +134,21 @@ export const SETTING_NAMES = Object.keys(schema.shape) as (keyof Config)[];
 /** Thrown for a bad setting; the message is the one line the operator sees. */
 export class ConfigError extends Error {}
 
-/** Parses settings from an environment map (process.env by default). Empty strings count as unset. */
-export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+type Env = Record<string, string | undefined>;
+
+/** Parses every setting of both services from an environment map (process.env by default). */
+export const parseConfig = (env: Env = process.env): Config => parseWith(schema, env);
+
+/** Parses the gateway's settings only: those of the tracker alone are not read. */
+export const parseGatewayConfig = (env: Env = process.env): GatewayConfig => parseWith(gatewaySchema, env);
+
+/** Parses the tracker's settings only: those of the gateway alone are not read. */
+export const parseTrackerConfig = (env: Env = process.env): TrackerConfig => parseWith(trackerSchema, env);
+
+/** Empty strings count as unset. */
+function parseWith<T extends z.ZodType>(settings: T, env: Env): z.infer<T> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const result = schema.safeParse(cleaned);
+  const result = settings.safeParse(cleaned);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const name = String(issue.path[0]);
@@ -139,10 +167,10 @@ function describe(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-/** Parses settings or ends the process with one clear line on stderr. */
-export function loadConfig(): Config {
+/** Parses settings (with one of the parsers above) or ends the process with one clear line on stderr. */
+export function loadConfig<T>(parse: () => T): T {
   try {
-    return parseConfig();
+    return parse();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -3,7 +3,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, type Config } from './config.js';
+import { ConfigError, type GatewayConfig, type TrackerConfig } from './config.js';
 
 export interface KeyFiles {
   privateKeyPem: string;
@@ -37,7 +37,7 @@ function pem(value: string): string {
   return readFileSync(value, 'utf8');
 }
 
-function partialSettings(config: Config, names: (keyof Config)[]): void {
+function partialSettings<T extends object>(config: T, names: (keyof T & string)[]): void {
   const given = names.filter((n) => config[n] !== undefined);
   if (given.length > 0 && given.length < names.length) {
     throw new ConfigError(`Invalid settings: ${names.join(', ')} must be set together (missing ${names.filter((n) => !given.includes(n)).join(', ')})`);
@@ -45,7 +45,7 @@ function partialSettings(config: Config, names: (keyof Config)[]): void {
 }
 
 /** The tracker's keys: settings when given, else the embedded ones. */
-export function trackerKeys(config: Config): KeyFiles {
+export function trackerKeys(config: TrackerConfig): KeyFiles {
   partialSettings(config, ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'GATEWAY_SECRET']);
   if (config.JWT_PRIVATE_KEY && config.JWT_PUBLIC_KEY && config.GATEWAY_SECRET) {
     return { privateKeyPem: pem(config.JWT_PRIVATE_KEY), publicKeyPem: pem(config.JWT_PUBLIC_KEY), gatewaySecret: config.GATEWAY_SECRET };
@@ -54,7 +54,7 @@ export function trackerKeys(config: Config): KeyFiles {
 }
 
 /** The gateway's keys: the public key and the link secret only; it can never mint a token. */
-export function gatewayKeys(config: Config): Omit<KeyFiles, 'privateKeyPem'> {
+export function gatewayKeys(config: GatewayConfig): Omit<KeyFiles, 'privateKeyPem'> {
   partialSettings(config, ['JWT_PUBLIC_KEY', 'GATEWAY_SECRET']);
   if (config.JWT_PUBLIC_KEY && config.GATEWAY_SECRET) {
     return { publicKeyPem: pem(config.JWT_PUBLIC_KEY), gatewaySecret: config.GATEWAY_SECRET };

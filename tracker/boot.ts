@@ -1,5 +1,5 @@
 // Opening the tracker's storage: database, migrations, keys. Shared by the server and the CLI.
-import type { Config } from '../shared/config.js';
+import type { TrackerConfig } from '../shared/config.js';
 import { trackerKeys } from '../shared/keys.js';
 import type { Logger } from '../shared/logger.js';
 import { privateKeyFrom } from '../shared/tokens.js';
@@ -9,7 +9,7 @@ import { openDb } from './storage/open.js';
 import { migrate } from './storage/migrate.js';
 
 /** Opens and migrates the database; with PGlite, `lock` is DATA_DIR's, taken by the caller. */
-export async function openStorage(config: Config, lock?: DataDirLock): Promise<Db> {
+export async function openStorage(config: TrackerConfig, lock?: DataDirLock): Promise<Db> {
   const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, lock });
   try {
     await migrate(db);
@@ -21,7 +21,7 @@ export async function openStorage(config: Config, lock?: DataDirLock): Promise<D
 }
 
 /** The tracker's lock on DATA_DIR (embedded database only): a second tracker is refused. */
-export async function lockTrackerDataDir(config: Config, logger: Logger): Promise<DataDirLock | undefined> {
+export async function lockTrackerDataDir(config: TrackerConfig, logger: Logger): Promise<DataDirLock | undefined> {
   if (config.DATABASE_URL) return undefined;
   const lock = await lockDataDirForTracker(config.DATA_DIR, config.DATA_DIR_LOCK_WAIT_SECONDS * 1000, (owner) =>
     logger.warn({ dataDir: config.DATA_DIR, ownerPid: owner.pid }, `waiting for ${describeOwner(owner)} to finish with DATA_DIR`),
@@ -30,7 +30,7 @@ export async function lockTrackerDataDir(config: Config, logger: Logger): Promis
   return lock;
 }
 
-export function loadTrackerKeys(config: Config) {
+export function loadTrackerKeys(config: TrackerConfig) {
   const keys = trackerKeys(config);
   return { privateKey: privateKeyFrom(keys.privateKeyPem), gatewaySecret: keys.gatewaySecret };
 }

@@ -1,9 +1,9 @@
 // Demo data for a first run: on an empty database (unless DEMO=false), one account with a few
 // devices, a read,commands token printed once with a curl line to try, and a dashboard owner
 // whose one-time set-password link is printed too.
-import type { TrackerContext } from './context.js';
 import { countAccounts } from './accounts/repository.js';
-import { runCommand } from './admin/commands.js';
+import { runVerb } from './admin/verbs.js';
+import type { TrackerContext } from './context.js';
 import { findDeviceByImei } from './devices/repository.js';
 import { startFleet, type Fleet } from './simulator/fleet.js';
 
@@ -18,10 +18,10 @@ const DEMO_OWNER = 'owner@demo.example';
 export async function seedDemo(ctx: TrackerContext): Promise<void> {
   if (ctx.config.DEMO === false) return;
   if ((await countAccounts(ctx.db)) > 0) return;
-  const account = (await runCommand(ctx, 'accounts create', { name: 'Demo fleet' })) as { id: string };
-  for (const d of DEMO_DEVICES) await runCommand(ctx, 'devices add', { account: account.id, imei: d.imei, name: d.name, plate: d.plate });
-  const token = (await runCommand(ctx, 'tokens create', { account: account.id, scopes: 'read,commands', name: 'demo' })) as { token: string };
-  const owner = (await runCommand(ctx, 'users create', { account: account.id, email: DEMO_OWNER })) as { setPasswordUrl: string };
+  const account = (await runVerb(ctx, 'accounts create', { name: 'Demo fleet' })) as { id: string };
+  for (const d of DEMO_DEVICES) await runVerb(ctx, 'devices add', { account: account.id, imei: d.imei, name: d.name, plate: d.plate });
+  const token = (await runVerb(ctx, 'tokens create', { account: account.id, scopes: 'read,commands', name: 'demo' })) as { token: string };
+  const owner = (await runVerb(ctx, 'users create', { account: account.id, email: DEMO_OWNER })) as { setPasswordUrl: string };
   ctx.logger.info({ accountId: account.id, devices: DEMO_DEVICES.length }, 'demo account created');
   // Printed, never logged: the token is shown this once.
   process.stdout.write(

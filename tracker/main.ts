@@ -1,12 +1,12 @@
 // Tracker process entry point: the tracker, its internal metrics listener, graceful stop on
 // SIGTERM/SIGINT.
-import { loadConfig } from '../shared/config.js';
+import { loadConfig, parseTrackerConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { serveMetrics } from '../shared/metrics.js';
 import { startTracker } from './server.js';
 import { DataDirInUse } from './storage/data-dir-lock.js';
 
-const config = loadConfig();
+const config = loadConfig(parseTrackerConfig);
 const logger = createLogger('tracker', config.LOG_LEVEL);
 
 try {

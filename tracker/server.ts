@@ -1,20 +1,21 @@
 // Starts and stops the tracker: storage, the internal HTTP server, the device side, webhook delivery,
 // the demo data.
-import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import type { Config } from '../shared/config.js';
+import type { AddressInfo } from 'node:net';
+import type { TrackerConfig } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
+import { CommandDispatcher } from './commands/dispatcher.js';
 import type { TrackerContext } from './context.js';
-import { startDashboardSweep } from './dashboard/sweep.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { createTrackerApp } from './http/app.js';
-import { startInboundMaintenance } from './inbound/maintenance.js';
+import { startInboundMaintenance } from './inbound/retention.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
+import { startSignInSweep } from './users/sweep.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { enqueueDeliveries } from './webhooks/outbox.js';
 
@@ -39,7 +40,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-export async function startTracker(config: Config, logger: Logger): Promise<RunningTracker> {
+export async function startTracker(config: TrackerConfig, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config, await lockTrackerDataDir(config, logger));
   const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
@@ -48,14 +49,14 @@ export async function startTracker(config: Config, logger: Logger): Promise<Runn
   }, 6 * 3_600_000).unref();
   await seedDemo(ctx);
   const stopInboundMaintenance = await startInboundMaintenance(ctx);
-  const stopSweep = startDashboardSweep(ctx);
+  const stopSweep = startSignInSweep(ctx);
 
   const http = createServer(createTrackerApp(ctx));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   // Outbound webhooks queue their deliveries in the transaction that stores the events.
   const onEvents: EventListener[] = [enqueueDeliveries];
-  const ingest = await startIngest(ctx, onEvents);
+  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands));
   const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 

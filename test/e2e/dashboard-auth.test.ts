@@ -2,9 +2,9 @@
 // cookie, CSRF and Origin checks, sign-in limits and session expiry.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { digest } from '../../tracker/dashboard/secrets.js';
-import { sweepSessions } from '../../tracker/dashboard/sessions.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
+import { digest } from '../../tracker/users/secrets.js';
+import { sweepSessions } from '../../tracker/users/sign-in-sessions.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { sample } from '../helpers/metrics.js';
 
@@ -27,7 +27,7 @@ const tokenCount = async () => (await stack.tracker.ctx.db.query<{ n: number }>(
 
 describe('the set-password link', () => {
   test('works once: sets the password, then shows that it has been used', async () => {
-    const { setPasswordUrl, expiresAt } = (await runCommand(stack.tracker.ctx, 'users create', { account: acme, email: 'Second@Acme.test' })) as { setPasswordUrl: string; expiresAt: Date };
+    const { setPasswordUrl, expiresAt } = (await runVerb(stack.tracker.ctx, 'users create', { account: acme, email: 'Second@Acme.test' })) as { setPasswordUrl: string; expiresAt: Date };
     const link = new URL(setPasswordUrl);
     expect(link.pathname).toBe('/dashboard/set-password');
     expect(new Date(expiresAt).getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
@@ -54,8 +54,8 @@ describe('the set-password link', () => {
   });
 
   test('a new link replaces the old one, and setting the password ends every session', async () => {
-    const first = (await runCommand(stack.tracker.ctx, 'users create', { account: acme, email: 'third@acme.test' })) as { setPasswordUrl: string };
-    const second = (await runCommand(stack.tracker.ctx, 'users reset-password', { email: 'third@acme.test' })) as { setPasswordUrl: string };
+    const first = (await runVerb(stack.tracker.ctx, 'users create', { account: acme, email: 'third@acme.test' })) as { setPasswordUrl: string };
+    const second = (await runVerb(stack.tracker.ctx, 'users reset-password', { email: 'third@acme.test' })) as { setPasswordUrl: string };
     const client = new FormClient(stack.url);
     expect((await client.get(new URL(first.setPasswordUrl).pathname + new URL(first.setPasswordUrl).search)).status).toBe(404);
     const token = new URL(second.setPasswordUrl).searchParams.get('token')!;
@@ -63,7 +63,7 @@ describe('the set-password link', () => {
 
     const signedIn = await signIn(stack, 'third@acme.test', PASSWORD);
     expect((await signedIn.get('/dashboard/devices')).status).toBe(200);
-    const reset = (await runCommand(stack.tracker.ctx, 'users reset-password', { email: 'third@acme.test' })) as { setPasswordUrl: string };
+    const reset = (await runVerb(stack.tracker.ctx, 'users reset-password', { email: 'third@acme.test' })) as { setPasswordUrl: string };
     const newPassword = 'a different long password';
     const resetToken = new URL(reset.setPasswordUrl).searchParams.get('token')!;
     expect((await client.post('/dashboard/set-password', { token: resetToken, password: newPassword, confirm: newPassword })).status).toBe(303);
@@ -102,7 +102,7 @@ describe('the set-password link', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
     expect(refused.text).toContain('Too many attempts to set a password. Try again in 15 minutes.');
     expect(sample(await stack.tracker.ctx.metrics.registry.metrics(), 'fleet_dashboard_throttled_total', { form: 'set_password' })).toBe(1);
-    const { setPasswordUrl } = (await runCommand(stack.tracker.ctx, 'users create', { account: acme, email: 'fourth@acme.test' })) as { setPasswordUrl: string };
+    const { setPasswordUrl } = (await runVerb(stack.tracker.ctx, 'users create', { account: acme, email: 'fourth@acme.test' })) as { setPasswordUrl: string };
     const token = new URL(setPasswordUrl).searchParams.get('token')!;
     expect((await client.post('/dashboard/set-password', { token, password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': '198.51.100.100' })).status).toBe(303);
   });

@@ -3,13 +3,13 @@
 // geofences and drivers. Bad input names the field and changes nothing, every form needs the
 // session's CSRF token, and another account's records are 404 by URL.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { insertAlert, listAlerts } from '../../tracker/alerts/repository.js';
+import { createRule, deleteRule } from '../../tracker/custom-rules/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { deviceSettings } from '../../tracker/devices/settings.js';
 import { createDriver, deviceDriver, findDriver, listDrivers } from '../../tracker/drivers/repository.js';
 import { createGeofence, findGeofence, listGeofences } from '../../tracker/geofences/repository.js';
-import { createRule, deleteRule } from '../../tracker/rules/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
 
 let stack: DashboardStack;
@@ -20,7 +20,7 @@ let myDevice: string;
 const their = { device: '', geofence: '', driver: '', alert: 0 };
 const PASSWORD = 'correct horse battery staple';
 const db = () => stack.tracker.ctx.db;
-const run = (name: Parameters<typeof runCommand>[1], args: Record<string, unknown>) => runCommand(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
+const run = (name: Parameters<typeof runVerb>[1], args: Record<string, unknown>) => runVerb(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
 const CIRCLE = { type: 'circle' as const, center: { lat: 52.5, lng: 13.4 }, radius: 300 };
 const idFrom = (location: string | null) => /\/(gfn_[A-Za-z0-9]+)/.exec(location ?? '')?.[1];
 

@@ -4,8 +4,8 @@
 // unit notes filtered by unit and paged. Another account's webhooks and records are never reached.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { newId } from '../../shared/ids.js';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { findWebhook } from '../../tracker/inbound/webhooks.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
+import { findInboundWebhook } from '../../tracker/inbound/repository.js';
 import { RECORD_KINDS } from '../../tracker/records/kinds.js';
 import { insertRecord } from '../../tracker/records/repository.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
@@ -19,7 +19,7 @@ let truck: string;
 const their = { device: '', webhook: '', secret: '' };
 const PASSWORD = 'correct horse battery staple';
 const db = () => stack.tracker.ctx.db;
-const run = (name: Parameters<typeof runCommand>[1], args: Record<string, unknown>) => runCommand(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
+const run = (name: Parameters<typeof runVerb>[1], args: Record<string, unknown>) => runVerb(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
 const webhookCount = async (accountId: string) => (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM inbound_webhooks WHERE account_id = $1', [accountId]))[0]!.n;
 /** The value of a box a secret is shown in. */
 const shown = (text: string, id: string) => [...text.matchAll(/<textarea id="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)].find((m) => m[1] === id)?.[2];
@@ -127,7 +127,7 @@ describe('inbound webhooks', () => {
     expect(page.text).not.toContain('Their helpdesk');
     await me.get('/dashboard/inbound');
     expect((await me.post(`/dashboard/inbound/${their.webhook}/remove`, {})).status).toBe(404);
-    expect(await findWebhook(db(), their.webhook)).not.toBeNull();
+    expect(await findInboundWebhook(db(), their.webhook)).not.toBeNull();
     const before = await webhookCount(mine);
     expect((await me.post('/dashboard/inbound', { name: 'Forged', action: 'log_only', _csrf: null })).status).toBe(403);
     expect((await me.post('/dashboard/inbound', { name: 'Forged', action: 'log_only' }, { origin: 'https://evil.example' })).status).toBe(403);

@@ -2,11 +2,11 @@
 // every value is escaped under a strict CSP, and that an owner never reaches another account's
 // devices, tokens or alerts, by URL manipulation included.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { encodeCursor } from '../../tracker/api/paging.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
+import { encodeCursor } from '../../tracker/storage/paging.js';
 import { findToken } from '../../tracker/tokens/repository.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 
@@ -19,7 +19,7 @@ const SCRIPT = '<script>alert(1)</script>';
 const their = { device: '', token: '', alert: 0 };
 let myDevice: string;
 
-const run = (name: Parameters<typeof runCommand>[1], args: Record<string, unknown>) => runCommand(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
+const run = (name: Parameters<typeof runVerb>[1], args: Record<string, unknown>) => runVerb(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
 
 beforeAll(async () => {
   stack = await startDashboardStack();

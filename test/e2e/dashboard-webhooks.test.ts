@@ -4,7 +4,7 @@
 // a disabled endpoint is enabled again. Another account's endpoints are never reached.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { EVENT_TYPES } from '../../tracker/events/types.js';
 import { disableEndpoint, findEndpoint, listEndpoints } from '../../tracker/webhooks/endpoints.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
@@ -19,7 +19,7 @@ let me: FormClient;
 const their = { webhook: '' };
 const PASSWORD = 'correct horse battery staple';
 const db = () => stack.tracker.ctx.db;
-const run = (name: Parameters<typeof runCommand>[1], args: Record<string, unknown>) => runCommand(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
+const run = (name: Parameters<typeof runVerb>[1], args: Record<string, unknown>) => runVerb(stack.tracker.ctx, name, args) as Promise<Record<string, string>>;
 const secretOf = (text: string) => /<textarea id="new-webhook-secret"[^>]*>([^<]+)<\/textarea>/.exec(text)?.[1];
 
 /** Adds a webhook through the form; its id and secret. */

@@ -3,10 +3,10 @@
 // need attention as alerts through GET /alerts, and as signed webhooks to each account's local
 // receiver; a second account sees only its own.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
-import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { EVENT_TYPES } from '../../tracker/events/types.js';
-import { runCommand } from '../../tracker/admin/commands.js';
 import type { DeviceFix } from '../../tracker/simulator/frames/fix.js';
 import { gt06Alarm, gt06Heartbeat, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { h02Link } from '../../tracker/simulator/frames/h02.js';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   other = await f.account('Other');
   for (const account of [acme, other]) {
     const receiver = await WebhookReceiver.start();
-    const { secret } = (await runCommand(f.tracker.ctx, 'webhooks add', { account, url: receiver.url() })) as { secret: string };
+    const { secret } = (await runVerb(f.tracker.ctx, 'webhooks add', { account, url: receiver.url() })) as { secret: string };
     receivers[account] = { receiver, secret };
   }
   for (const [name, imei] of Object.entries(IMEI)) ids[name] = await f.device(name === 'theirs' ? other : acme, imei, `${name} unit`);

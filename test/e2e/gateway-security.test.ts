@@ -1,10 +1,10 @@
 // The shared security suite through the whole stack: a real gateway in front of the real tracker
 // (embedded PGlite), with tokens minted, revoked and devices added by the operator commands, and
 // geofences, drivers, rules and alerts made by the tracker's repositories.
+import { afterAll, beforeAll } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';
@@ -13,11 +13,11 @@ import { ensureEmbeddedKeys } from '../../shared/keys.js';
 import { createLogger } from '../../shared/logger.js';
 import type { Scope } from '../../shared/scopes.js';
 import { publicKeyFrom, signToken } from '../../shared/tokens.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { insertAlert } from '../../tracker/alerts/repository.js';
+import { createRule } from '../../tracker/custom-rules/repository.js';
 import { createDriver } from '../../tracker/drivers/repository.js';
 import { createGeofence } from '../../tracker/geofences/repository.js';
-import { createRule } from '../../tracker/rules/repository.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { uniquePrefix } from '../helpers/gateway.js';
 import { securitySuite, tokenRoutes, type SecurityBackend } from '../helpers/security-suite.js';
@@ -30,22 +30,22 @@ const commands = new Map<string, string>();
 let imei = 359633100500000;
 
 async function account(name: string): Promise<string> {
-  if (!accounts.has(name)) accounts.set(name, ((await runCommand(tracker.ctx, 'accounts create', { name })) as { id: string }).id);
+  if (!accounts.has(name)) accounts.set(name, ((await runVerb(tracker.ctx, 'accounts create', { name })) as { id: string }).id);
   return accounts.get(name)!;
 }
 
 async function mint(name: string, scopes: Scope[]) {
-  const created = (await runCommand(tracker.ctx, 'tokens create', { account: await account(name), scopes: scopes.join(',') })) as { id: string; token: string };
+  const created = (await runVerb(tracker.ctx, 'tokens create', { account: await account(name), scopes: scopes.join(',') })) as { id: string; token: string };
   return { token: created.token, tokenId: created.id };
 }
 
 const backend: SecurityBackend = {
   mint,
   mintUnknown: (_name, scopes) => signToken({ tokenId: newId('tok'), accountId: 'acc_unknown', scopes }, tracker.ctx.privateKey),
-  revoke: (tokenId) => runCommand(tracker.ctx, 'tokens revoke', { token: tokenId }),
+  revoke: (tokenId) => runVerb(tracker.ctx, 'tokens revoke', { token: tokenId }),
   async addDevice(name) {
     const accountId = await account(name);
-    const device = ((await runCommand(tracker.ctx, 'devices add', { account: accountId, imei: String(++imei), name: 'Van' })) as { id: string }).id;
+    const device = ((await runVerb(tracker.ctx, 'devices add', { account: accountId, imei: String(++imei), name: 'Van' })) as { id: string }).id;
     // A queued command of its own, so the command-status route has something to find.
     const { token } = await mint(name, ['commands']);
     const located = await request(gateway.app).post(`/api/public/v1/devices/${device}/locate`).set('Authorization', `Bearer ${token}`);
@@ -65,7 +65,7 @@ const backend: SecurityBackend = {
       case 'rule':
         return (await createRule(db, accountId, { name: 'Fast', enabled: true, severity: 'info', condition: { '>': [{ var: 'speed' }, 100] }, geofenceId: null, timeWindow: null, deviceIds: null })).id;
       case 'alert': {
-        const deviceId = ((await runCommand(tracker.ctx, 'devices add', { account: accountId, imei: String(++imei), name: 'Van' })) as { id: string }).id;
+        const deviceId = ((await runVerb(tracker.ctx, 'devices add', { account: accountId, imei: String(++imei), name: 'Van' })) as { id: string }).id;
         return String((await insertAlert(db, { accountId, deviceId, type: 'sos', severity: 'critical', message: 'SOS' })).id);
       }
     }

@@ -9,11 +9,11 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import type { Queryable } from '../../tracker/storage/db.js';
-import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { flood, FLOOD_START } from '../helpers/hostile-connection.js';
@@ -152,9 +152,9 @@ describe('tracker under full load', () => {
     try {
       let db = await openDb({ dataDir: data.dataDir });
       await migrate(db);
-      const acc = ((await runCommand({ ...stack.admin, db }, 'accounts create', { name: 'Embedded' })) as { id: string }).id;
+      const acc = ((await runVerb({ ...stack.admin, db }, 'accounts create', { name: 'Embedded' })) as { id: string }).id;
       const deviceIds: string[] = [];
-      for (let i = 0; i < FLOODING_UNITS; i++) deviceIds.push(((await runCommand({ ...stack.admin, db }, 'devices add', { account: acc, imei: imeiOf(i), name: `Unit ${i}` })) as { id: string }).id);
+      for (let i = 0; i < FLOODING_UNITS; i++) deviceIds.push(((await runVerb({ ...stack.admin, db }, 'devices add', { account: acc, imei: imeiOf(i), name: `Unit ${i}` })) as { id: string }).id);
       await db.close();
       const { DATABASE_URL: _postgres, GATEWAY_SECRET: _s, JWT_PRIVATE_KEY: _k, JWT_PUBLIC_KEY: _p, ...env } = stack.trackerEnv;
       const s = await startService('tracker/main.ts', { ...env, DATA_DIR: data.dataDir, SHUTDOWN_TIMEOUT_SECONDS: '20' });

@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
-import { runCommand } from '../../tracker/admin/commands.js';
 import { callTracker } from '../../tracker/admin/remote.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import type { Db } from '../../tracker/storage/db.js';
-import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
 
@@ -48,8 +48,8 @@ afterAll(async () => {
 
 test('the secret never appears in a log line of the gateway or the tracker', async () => {
   const ctx = { db, privateKey, config: parseConfig({}) };
-  const account = ((await runCommand(ctx, 'accounts create', { name: 'Fleet' })) as { id: string }).id;
-  const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100000901', name: 'Van' })) as { id: string }).id;
+  const account = ((await runVerb(ctx, 'accounts create', { name: 'Fleet' })) as { id: string }).id;
+  const device = ((await runVerb(ctx, 'devices add', { account, imei: '359633100000901', name: 'Van' })) as { id: string }).id;
   // Created through the running tracker's admin endpoint, as the CLI does, so that path is searched too.
   const trackerConfig = parseConfig({ ...keys, TRACKER_URL: `http://127.0.0.1:${tracker.port}`, DATA_DIR: t.dataDir });
   const created = await callTracker(trackerConfig, 'inbound add', { account, action: 'create_expense' });

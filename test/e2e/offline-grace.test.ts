@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createLogger } from '../../shared/logger.js';
 import { EventEngine } from '../../tracker/events/engine.js';
-import { DeviceSessions } from '../../tracker/ingest/sessions.js';
+import { DeviceConnections } from '../../tracker/ingest/connections.js';
 import { gt06Login } from '../../tracker/simulator/frames/gt06.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';
@@ -63,9 +63,9 @@ test('processes sweeping at the same moment announce each unit once', async () =
     "UPDATE devices SET status = 'offline', status_since = now() - interval '1 hour', announced_status = 'online' WHERE id = ANY($1)",
     [ids],
   );
-  // Two more processes' sessions on the same database, besides the tracker's own sweep.
+  // Two more processes' connection registries on the same database, besides the tracker's own sweep.
   const engine = new EventEngine([]);
-  const others = [0, 1].map(() => new DeviceSessions(f.tracker.ctx.db, createLogger('tracker', 'silent'), engine));
+  const others = [0, 1].map(() => new DeviceConnections(f.tracker.ctx.db, createLogger('tracker', 'silent'), engine));
   await Promise.all(others.flatMap((s) => [s.announceOffline(0), s.announceOffline(0), s.announceOffline(0)]));
   await eventually(async () => (await f.tracker.ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM devices WHERE id = ANY($1) AND announced_status = 'offline'", [ids]))[0]!.n, (n) => n === 20);
   for (const id of ids) expect(await typesOf(id)).toEqual(['device_offline']);

@@ -2,7 +2,7 @@
 // dashboard both refuse one more with a clear message, parallel creations included, and a revoked
 // token frees its place.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { runCli } from '../helpers/cli.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 
@@ -39,7 +39,7 @@ test('the CLI refuses a token past the cap, and a revoked one frees a place', as
 
 test('creations at the same moment cannot pass the cap together', async () => {
   const rush = await account(stack, 'Rush');
-  const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => runCommand(stack.tracker.ctx, 'tokens create', { account: rush, scopes: 'read', name: `t${i}` })));
+  const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => runVerb(stack.tracker.ctx, 'tokens create', { account: rush, scopes: 'read', name: `t${i}` })));
   expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX);
   expect(await active(rush)).toBe(MAX);
 });

@@ -9,7 +9,7 @@ import { parseConfig } from '../../shared/config.js';
 import { ensureEmbeddedKeys } from '../../shared/keys.js';
 import { createLogger } from '../../shared/logger.js';
 import { publicKeyFrom } from '../../shared/tokens.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';
@@ -123,7 +123,7 @@ export class FormClient {
 
 /** Creates an owner for the account and sets the password through the printed link, as a person would. */
 export async function createOwner(stack: DashboardStack, accountId: string, email: string, password: string): Promise<void> {
-  const { setPasswordUrl } = (await runCommand(stack.tracker.ctx, 'users create', { account: accountId, email })) as { setPasswordUrl: string };
+  const { setPasswordUrl } = (await runVerb(stack.tracker.ctx, 'users create', { account: accountId, email })) as { setPasswordUrl: string };
   const link = new URL(setPasswordUrl);
   const client = new FormClient(stack.url);
   await client.get(`${link.pathname}${link.search}`);
@@ -140,4 +140,4 @@ export async function signIn(stack: DashboardStack, email: string, password: str
   return client;
 }
 
-export const account = async (stack: DashboardStack, name: string) => ((await runCommand(stack.tracker.ctx, 'accounts create', { name })) as { id: string }).id;
+export const account = async (stack: DashboardStack, name: string) => ((await runVerb(stack.tracker.ctx, 'accounts create', { name })) as { id: string }).id;

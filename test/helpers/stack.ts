@@ -3,9 +3,9 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { openDb } from '../../tracker/storage/open.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { migrate } from '../../tracker/storage/migrate.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';
 import { startService, type Service } from './processes.js';
@@ -46,8 +46,8 @@ export async function createStack(): Promise<Stack> {
     JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     JWT_PUBLIC_KEY: publicPem,
   };
-  const run = async (command: Parameters<typeof runCommand>[1], input: Record<string, string>) =>
-    (await runCommand(admin, command, input)) as { id: string; token?: string };
+  const run = async (command: Parameters<typeof runVerb>[1], input: Record<string, string>) =>
+    (await runVerb(admin, command, input)) as { id: string; token?: string };
   return {
     database,
     admin,

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { parseConfig } from '../../shared/config.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { createLogger } from '../../shared/logger.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './databases.js';
 
@@ -38,7 +38,7 @@ export async function startTrackerFixture(engine: Engine = 'postgres', settings:
       patch: (path) => sign(request(base).patch(path), accountId, scopes),
       delete: (path) => sign(request(base).delete(path), accountId, scopes),
     }),
-    account: async (name) => ((await runCommand(tracker.ctx, 'accounts create', { name })) as { id: string }).id,
-    device: async (accountId, imei, name = 'Unit') => ((await runCommand(tracker.ctx, 'devices add', { account: accountId, imei, name })) as { id: string }).id,
+    account: async (name) => ((await runVerb(tracker.ctx, 'accounts create', { name })) as { id: string }).id,
+    device: async (accountId, imei, name = 'Unit') => ((await runVerb(tracker.ctx, 'devices add', { account: accountId, imei, name })) as { id: string }).id,
   };
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { osmandQuery } from '../../tracker/simulator/frames/osmand.js';
 import type { DeviceFix, DeviceState } from '../../tracker/simulator/frames/fix.js';
@@ -60,11 +60,11 @@ describe('computed counters on postgres', () => {
   let db: TestDatabase;
   let t: Tracker;
   let account: string;
-  const device = async (imei: string) => ((await runCommand(t.running.ctx, 'devices add', { account, imei, name: imei })) as { id: string }).id;
+  const device = async (imei: string) => ((await runVerb(t.running.ctx, 'devices add', { account, imei, name: imei })) as { id: string }).id;
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
     t = await start('postgres', db);
-    account = ((await runCommand(t.running.ctx, 'accounts create', { name: 'Counters' })) as { id: string }).id;
+    account = ((await runVerb(t.running.ctx, 'accounts create', { name: 'Counters' })) as { id: string }).id;
   });
   afterAll(async () => {
     await t.running.close();
@@ -132,8 +132,8 @@ describe.each(ENGINES)('computed counters across a restart on %s', (engine) => {
   test('a route driven half before and half after a restart gives the whole odometer and engine hours', async () => {
     db = await createTestDatabase(engine);
     t = await start(engine, db);
-    const account = ((await runCommand(t.running.ctx, 'accounts create', { name: 'Restart' })) as { id: string }).id;
-    const id = ((await runCommand(t.running.ctx, 'devices add', { account, imei: '359633100014001', name: 'Van' })) as { id: string }).id;
+    const account = ((await runVerb(t.running.ctx, 'accounts create', { name: 'Restart' })) as { id: string }).id;
+    const id = ((await runVerb(t.running.ctx, 'devices add', { account, imei: '359633100014001', name: 'Van' })) as { id: string }).id;
     const points = route(minutesAgo(30));
     for (const p of points.slice(0, 12)) await t.report('359633100014001', p, { ignition: true });
     await t.running.close();

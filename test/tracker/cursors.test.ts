@@ -1,7 +1,7 @@
 // Every paged list of the public API takes back only the cursors it hands out: a crafted one (a
 // year past 9999 or before 1, an impossible date, an id out of range) is a 400 {error}, never a 500.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { encodeCursor } from '../../tracker/api/paging.js';
+import { encodeCursor } from '../../tracker/storage/paging.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
 let f: TrackerFixture;

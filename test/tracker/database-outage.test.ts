@@ -1,14 +1,14 @@
 // A PostgreSQL outage as clients see it: the tracker answers 503 with Retry-After at once (not a 500
 // after a wait), the gateway passes that on, its token check says "retry" rather than "backend
 // unavailable", and both serve again once the database is back.
-import { createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createPublicKey } from 'node:crypto';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { createLogger } from '../../shared/logger.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { startCuttableProxy, type CuttableProxy } from '../helpers/cuttable-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
@@ -29,8 +29,8 @@ beforeAll(async () => {
   const config = parseConfig({ DATABASE_URL: url.toString(), DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false' });
   tracker = await startTracker(config, createLogger('tracker', 'silent'));
   base = `http://127.0.0.1:${tracker.httpPort}`;
-  accountId = ((await runCommand(tracker.ctx, 'accounts create', { name: 'Outage' })) as { id: string }).id;
-  token = ((await runCommand(tracker.ctx, 'tokens create', { account: accountId, scopes: 'read' })) as { token: string }).token;
+  accountId = ((await runVerb(tracker.ctx, 'accounts create', { name: 'Outage' })) as { id: string }).id;
+  token = ((await runVerb(tracker.ctx, 'tokens create', { account: accountId, scopes: 'read' })) as { token: string }).token;
   const publicKey = createPublicKey(tracker.ctx.privateKey);
   gateway = createGateway({
     config: parseConfig({ TRACKER_URL: base, TOKEN_CACHE_MS: '300' }),

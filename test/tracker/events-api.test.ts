@@ -3,7 +3,7 @@
 // GET /events, and their alerts acknowledged. Every response is checked against the OpenAPI document.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import type { EventListener, StoredEvent } from '../../tracker/events/types.js';
-import type { LiveConnection } from '../../tracker/ingest/sessions.js';
+import type { LiveConnection } from '../../tracker/ingest/connections.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
 import type { Telemetry } from '../../tracker/positions/telemetry.js';
 import type { DecodedPosition } from '../../tracker/protocols/types.js';
@@ -100,22 +100,22 @@ describe('judged with the positions', () => {
     expect(await events('?type=geofence_exit')).toMatchObject([{ position: { timestamp: new Date(T0 + 310_000).toISOString() } }]);
   });
 
-  test('online and offline come from the device sessions; offline only once the grace period is over', async () => {
+  test('online and offline come from the device connections; offline only once the grace period is over', async () => {
     const conn: LiveConnection = { protocol: 'gt06', write: null, close: () => undefined };
-    const { sessions } = f.tracker.ingest.deps;
+    const { connections } = f.tracker.ingest.deps;
     const types = async () => (await events(`?deviceId=${van}&limit=10`)).filter((e) => e.type.startsWith('device_')).map((e) => e.type);
-    await sessions.attach(van, 'gt06', conn);
+    await connections.attach(van, 'gt06', conn);
     // A second connection on another protocol is not news.
-    await sessions.attach(van, 'teltonika', { ...conn, protocol: 'teltonika' });
-    await sessions.detach(van, conn);
+    await connections.attach(van, 'teltonika', { ...conn, protocol: 'teltonika' });
+    await connections.detach(van, conn);
     // Reconnecting within the grace period (120 s here) is not news either, either way.
-    await sessions.attach(van, 'gt06', conn);
-    await sessions.detach(van, conn);
-    expect(await sessions.announceOffline(120)).toBe(0);
+    await connections.attach(van, 'gt06', conn);
+    await connections.detach(van, conn);
+    expect(await connections.announceOffline(120)).toBe(0);
     expect(await types()).toEqual(['device_online']);
     // Past it, the offline is announced once.
-    expect(await sessions.announceOffline(0)).toBe(1);
-    expect(await sessions.announceOffline(0)).toBe(0);
+    expect(await connections.announceOffline(0)).toBe(1);
+    expect(await connections.announceOffline(0)).toBe(0);
     const list = await events(`?deviceId=${van}&limit=2`);
     expect(list.map((e) => e.type)).toEqual(['device_offline', 'device_online']);
     expect(list[0]!.alert).toMatchObject({ severity: 'warning', message: 'Van 7 went offline' });
@@ -123,9 +123,9 @@ describe('judged with the positions', () => {
     // The last known position comes with them.
     expect(list[0]!.position).toMatchObject({ timestamp: new Date(T0 + 310_000).toISOString() });
     // Back after an announced offline: announced online again.
-    await sessions.attach(van, 'gt06', conn);
+    await connections.attach(van, 'gt06', conn);
     expect(await types()).toEqual(['device_online', 'device_offline', 'device_online']);
-    await sessions.detach(van, conn);
+    await connections.detach(van, conn);
   });
 });
 

@@ -1,17 +1,17 @@
 // The tracker's side of the gateway link, on the real tracker (embedded PGlite): it refuses any
 // request without the gateway's credentials, and a real gateway in front of it authenticates
 // tokens against its token records (active, revoked, unknown).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../../gateway/app.js';
 import { parseConfig } from '../../shared/config.js';
 import { ensureEmbeddedKeys } from '../../shared/keys.js';
 import { createLogger } from '../../shared/logger.js';
 import { publicKeyFrom, signToken } from '../../shared/tokens.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 
 // Device listeners are not under test here; ephemeral ports keep parallel runs apart.
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const keys = ensureEmbeddedKeys(dataDir);
   const gatewayConfig = parseConfig({ TRACKER_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PREFIX: `test:${process.pid}:link:` });
   gateway = createGateway({ config: gatewayConfig, logger: createLogger('gateway', 'silent'), publicKey: publicKeyFrom(keys.publicKeyPem), gatewaySecret: keys.gatewaySecret });
-  accountId = ((await runCommand(tracker.ctx, 'accounts create', { name: 'Link test' })) as { id: string }).id;
+  accountId = ((await runVerb(tracker.ctx, 'accounts create', { name: 'Link test' })) as { id: string }).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 async function newToken(scopes = 'read'): Promise<{ id: string; token: string }> {
-  return (await runCommand(tracker.ctx, 'tokens create', { account: accountId, scopes })) as { id: string; token: string };
+  return (await runVerb(tracker.ctx, 'tokens create', { account: accountId, scopes })) as { id: string; token: string };
 }
 
 describe('the tracker behind the gateway link', () => {
@@ -78,7 +78,7 @@ describe('a real gateway in front of the real tracker', () => {
 
   it('refuses a token the tracker does not know, and one it revoked', async () => {
     const { token, id } = await newToken();
-    await runCommand(tracker.ctx, 'tokens revoke', { token: id });
+    await runVerb(tracker.ctx, 'tokens revoke', { token: id });
     const revoked = await request(gateway.app).get('/api/public/v1/devices').set('Authorization', `Bearer ${token}`);
     expect(revoked.status).toBe(401);
     // Signed with the tracker's own key, but for an id it has no record of.
@@ -89,7 +89,7 @@ describe('a real gateway in front of the real tracker', () => {
   it('sees a revocation within a second', async () => {
     const { token, id } = await newToken();
     expect((await request(gateway.app).get('/api/public/v1/devices').set('Authorization', `Bearer ${token}`)).status).not.toBe(401);
-    await runCommand(tracker.ctx, 'tokens revoke', { token: id });
+    await runVerb(tracker.ctx, 'tokens revoke', { token: id });
     const started = Date.now();
     let status = 0;
     while (status !== 401 && Date.now() - started < 3000) {

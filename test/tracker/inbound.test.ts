@@ -5,7 +5,7 @@ import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { pruneCalls, type InboundCall } from '../../tracker/inbound/calls.js';
 import { forgetExpired } from '../../tracker/inbound/idempotency.js';
 import { ENGINES } from '../helpers/databases.js';
@@ -26,7 +26,7 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
   let otherExpenses: Hook;
 
   async function addHook(account: string, action: string, name?: string): Promise<Hook> {
-    return (await runCommand(f.tracker.ctx, 'inbound add', { account, action, name })) as Hook;
+    return (await runVerb(f.tracker.ctx, 'inbound add', { account, action, name })) as Hook;
   }
 
   /** A call as the gateway forwards it: link secret and client address, no caller. */
@@ -66,7 +66,7 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
     return Object.fromEntries(rows.map((r) => [r.t, r.n]));
   }
 
-  const calls = async (hook: Hook, limit = 50) => ((await runCommand(f.tracker.ctx, 'inbound calls', { webhook: hook.id, limit: String(limit) })) as { calls: InboundCall[] }).calls;
+  const calls = async (hook: Hook, limit = 50) => ((await runVerb(f.tracker.ctx, 'inbound calls', { webhook: hook.id, limit: String(limit) })) as { calls: InboundCall[] }).calls;
 
   async function list(path: string, account = acme, status = 200) {
     const res = await f.as(account, 'read').get(path);
@@ -92,7 +92,7 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
       const h = hooks.create_expense!;
       expect(h).toMatchObject({ id: expect.stringMatching(/^inb_/), url: `https://fleet.example.com/api/inbound/${h.id}`, action: 'create_expense', name: 'create_expense' });
       expect(Buffer.from(h.secret, 'base64url')).toHaveLength(32);
-      const listed = (await runCommand(f.tracker.ctx, 'inbound list', { account: acme })) as { webhooks: { id: string }[] };
+      const listed = (await runVerb(f.tracker.ctx, 'inbound list', { account: acme })) as { webhooks: { id: string }[] };
       expect(listed.webhooks.map((w) => w.id).sort()).toEqual(Object.values(hooks).map((w) => w.id).sort());
       expect(JSON.stringify(listed)).not.toContain(h.secret);
       const stored = await f.tracker.ctx.db.query<{ secret_hash: Buffer }>('SELECT secret_hash FROM inbound_webhooks WHERE id = $1', [h.id]);
@@ -108,19 +108,19 @@ describe.each(ENGINES)('inbound webhooks on %s', (engine) => {
     ])('add refuses %j and creates nothing', async (args, code, message) => {
       const before = await f.tracker.ctx.db.query('SELECT id FROM inbound_webhooks');
       const input = { ...args, account: args.account === 'ACME' ? acme : args.account };
-      await expect(runCommand(f.tracker.ctx, 'inbound add', input)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+      await expect(runVerb(f.tracker.ctx, 'inbound add', input)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
       expect(await f.tracker.ctx.db.query('SELECT id FROM inbound_webhooks')).toEqual(before);
     });
 
     test('remove: the URL stops working at once; the records it made stay', async () => {
       const h = await addHook(acme, 'create_incident', 'short-lived');
       const made = await accepted(h, { title: 'Flat tyre' });
-      expect(await runCommand(f.tracker.ctx, 'inbound remove', { webhook: h.id })).toEqual({ id: h.id, removed: true });
+      expect(await runVerb(f.tracker.ctx, 'inbound remove', { webhook: h.id })).toEqual({ id: h.id, removed: true });
       await refused(h, { title: 'again' }, 401, /^unknown webhook or wrong secret$/);
       const records = await list('/api/public/v1/incidents');
       expect(records.data.map((r: { id: string }) => r.id)).toContain(made.body.id);
-      await expect(runCommand(f.tracker.ctx, 'inbound remove', { webhook: h.id })).rejects.toMatchObject({ code: 'not_found' });
-      await expect(runCommand(f.tracker.ctx, 'inbound calls', { webhook: h.id })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(runVerb(f.tracker.ctx, 'inbound remove', { webhook: h.id })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(runVerb(f.tracker.ctx, 'inbound calls', { webhook: h.id })).rejects.toMatchObject({ code: 'not_found' });
     });
   });
 

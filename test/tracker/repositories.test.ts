@@ -5,7 +5,7 @@ import { parseConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { verifyToken } from '../../shared/tokens.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { findDevice } from '../../tracker/devices/repository.js';
 import type { Queryable } from '../../tracker/storage/db.js';
 import { findToken, listTokens } from '../../tracker/tokens/repository.js';
@@ -25,7 +25,7 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
     const t = await openTestDb(engine);
     close = t.close;
     ctx = { db: t.db, privateKey, config: parseConfig({}) };
-    accountId = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
+    accountId = ((await runVerb(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
   });
   afterAll(() => close());
 
@@ -37,27 +37,27 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
   };
 
   test('adds a device and finds it only within its account', async () => {
-    const d = (await runCommand(ctx, 'devices add', { account: accountId, imei: '359633100000123', name: 'Van', plate: 'AB-12' })) as { id: string };
+    const d = (await runVerb(ctx, 'devices add', { account: accountId, imei: '359633100000123', name: 'Van', plate: 'AB-12' })) as { id: string };
     const found = await findDevice(ctx.db, accountId, d.id);
     expect(found).toMatchObject({ imei: '359633100000123', name: 'Van', plate: 'AB-12', status: 'offline', lastUpdate: null, lastSpeed: 0 });
-    const other = ((await runCommand(ctx, 'accounts create', { name: 'Other' })) as { id: string }).id;
+    const other = ((await runVerb(ctx, 'accounts create', { name: 'Other' })) as { id: string }).id;
     expect(await findDevice(ctx.db, other, d.id)).toBeNull();
     expect(await countDevices(ctx.db, other)).toBe(0);
   });
 
   test('refuses bad device input and writes nothing', async () => {
     const before = await countDevices(ctx.db, accountId);
-    await rejects(runCommand(ctx, 'devices add', { account: accountId, imei: '12ab5', name: 'X' }), 'bad_request', /5 to 20 digits/);
-    await rejects(runCommand(ctx, 'devices add', { account: accountId, imei: '1234', name: 'X' }), 'bad_request', /5 to 20 digits/);
-    await rejects(runCommand(ctx, 'devices add', { account: accountId, imei: '123456789012345678901', name: 'X' }), 'bad_request', /5 to 20 digits/);
-    await rejects(runCommand(ctx, 'devices add', { account: accountId, imei: '359633100000123', name: 'Dup' }), 'conflict', /already exists/);
-    await rejects(runCommand(ctx, 'devices add', { account: 'acc_nope', imei: '359633100000999', name: 'X' }), 'not_found', /no account acc_nope/);
-    await rejects(runCommand(ctx, 'devices add', { account: accountId, imei: '359633100000998' }), 'bad_request', /device name/);
+    await rejects(runVerb(ctx, 'devices add', { account: accountId, imei: '12ab5', name: 'X' }), 'bad_request', /5 to 20 digits/);
+    await rejects(runVerb(ctx, 'devices add', { account: accountId, imei: '1234', name: 'X' }), 'bad_request', /5 to 20 digits/);
+    await rejects(runVerb(ctx, 'devices add', { account: accountId, imei: '123456789012345678901', name: 'X' }), 'bad_request', /5 to 20 digits/);
+    await rejects(runVerb(ctx, 'devices add', { account: accountId, imei: '359633100000123', name: 'Dup' }), 'conflict', /already exists/);
+    await rejects(runVerb(ctx, 'devices add', { account: 'acc_nope', imei: '359633100000999', name: 'X' }), 'not_found', /no account acc_nope/);
+    await rejects(runVerb(ctx, 'devices add', { account: accountId, imei: '359633100000998' }), 'bad_request', /device name/);
     expect(await countDevices(ctx.db, accountId)).toBe(before);
   });
 
   test('creates a token whose value verifies and is stored nowhere', async () => {
-    const t = (await runCommand(ctx, 'tokens create', { account: accountId, scopes: 'read,commands', name: 'erp' })) as { id: string; token: string };
+    const t = (await runVerb(ctx, 'tokens create', { account: accountId, scopes: 'read,commands', name: 'erp' })) as { id: string; token: string };
     expect(verifyToken(t.token, publicKey)).toEqual({ tokenId: t.id, accountId, scopes: ['read', 'commands'] });
     const stored = await ctx.db.query<Record<string, unknown>>('SELECT * FROM api_tokens WHERE id = $1', [t.id]);
     expect(JSON.stringify(stored)).not.toContain(t.token);
@@ -66,19 +66,19 @@ describe.each(ENGINES)('repositories on %s', (engine) => {
 
   test('refuses unknown scopes and unknown accounts for tokens', async () => {
     const before = (await listTokens(ctx.db, accountId)).length;
-    await rejects(runCommand(ctx, 'tokens create', { account: accountId, scopes: 'read,admin' }), 'bad_request', /unknown scope "admin"/);
-    await rejects(runCommand(ctx, 'tokens create', { account: accountId, scopes: '' }), 'bad_request', /unknown scope/);
-    await rejects(runCommand(ctx, 'tokens create', { account: 'acc_missing', scopes: 'read' }), 'not_found', /no account/);
+    await rejects(runVerb(ctx, 'tokens create', { account: accountId, scopes: 'read,admin' }), 'bad_request', /unknown scope "admin"/);
+    await rejects(runVerb(ctx, 'tokens create', { account: accountId, scopes: '' }), 'bad_request', /unknown scope/);
+    await rejects(runVerb(ctx, 'tokens create', { account: 'acc_missing', scopes: 'read' }), 'not_found', /no account/);
     expect((await listTokens(ctx.db, accountId)).length).toBe(before);
   });
 
   test('lists and revokes tokens', async () => {
-    const t = (await runCommand(ctx, 'tokens create', { account: accountId, scopes: 'read' })) as { id: string };
-    await runCommand(ctx, 'tokens revoke', { token: t.id });
+    const t = (await runVerb(ctx, 'tokens create', { account: accountId, scopes: 'read' })) as { id: string };
+    await runVerb(ctx, 'tokens revoke', { token: t.id });
     expect((await findToken(ctx.db, t.id))?.revokedAt).toBeInstanceOf(Date);
-    const list = (await runCommand(ctx, 'tokens list', { account: accountId })) as { tokens: { id: string; status: string }[] };
+    const list = (await runVerb(ctx, 'tokens list', { account: accountId })) as { tokens: { id: string; status: string }[] };
     expect(list.tokens.find((x) => x.id === t.id)?.status).toBe('revoked');
-    await rejects(runCommand(ctx, 'tokens revoke', { token: 'tok_unknown' }), 'not_found', /no token/);
+    await rejects(runVerb(ctx, 'tokens revoke', { token: 'tok_unknown' }), 'not_found', /no token/);
   });
 
   test('streams a binary COPY as whole tuples, with quoted parameters, and recovers from a stream stopped early', async () => {

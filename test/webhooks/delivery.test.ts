@@ -7,13 +7,13 @@ import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import type { Db } from '../../tracker/storage/db.js';
+import { migrate } from '../../tracker/storage/migrate.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { WebhookSender } from '../../tracker/webhooks/sender.js';
 import { WebhookWorker, type WorkerOptions } from '../../tracker/webhooks/worker.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
-import { migrate } from '../../tracker/storage/migrate.js';
 import { enqueue, storedEvent } from '../helpers/webhook-events.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -44,7 +44,7 @@ async function receiver(): Promise<WebhookReceiver> {
 }
 
 async function addWebhook(url: string, extra: Record<string, string> = {}, account = accountId): Promise<{ id: string; secret: string }> {
-  return (await runCommand(ctx, 'webhooks add', { account, url, ...extra })) as { id: string; secret: string };
+  return (await runVerb(ctx, 'webhooks add', { account, url, ...extra })) as { id: string; secret: string };
 }
 
 const endpointRow = async (id: string) => (await db.query<{ status: string; disabled_reason: string | null }>('SELECT status, disabled_reason FROM webhook_endpoints WHERE id = $1', [id]))[0]!;
@@ -63,8 +63,8 @@ beforeAll(async () => {
   db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
   await migrate(db);
   ctx = { db, privateKey, config };
-  accountId = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
-  deviceId = ((await runCommand(ctx, 'devices add', { account: accountId, imei: '359633100000001', name: 'Van 1', plate: 'B-AC 123' })) as { id: string }).id;
+  accountId = ((await runVerb(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
+  deviceId = ((await runVerb(ctx, 'devices add', { account: accountId, imei: '359633100000001', name: 'Van 1', plate: 'B-AC 123' })) as { id: string }).id;
 });
 
 afterEach(async () => {
@@ -122,7 +122,7 @@ describe('delivery', () => {
     const theirs = await receiver();
     const off = await receiver();
     await addWebhook(mine.url(), { events: 'sos,speeding' });
-    const other = ((await runCommand(ctx, 'accounts create', { name: 'Other' })) as { id: string }).id;
+    const other = ((await runVerb(ctx, 'accounts create', { name: 'Other' })) as { id: string }).id;
     await addWebhook(theirs.url(), {}, other);
     const disabled = await addWebhook(off.url());
     await db.query("UPDATE webhook_endpoints SET status = 'disabled' WHERE id = $1", [disabled.id]);
@@ -149,7 +149,7 @@ describe('delivery', () => {
     await r.waitFor((got) => new Set(got.map((x) => JSON.parse(x.body).id)).size === 40);
     expect(new Set(r.received.map((x) => JSON.parse(x.body).id))).toEqual(new Set(events.map((e) => e.id)));
     await until(async () => (await deliveryRows(id)).every((d) => d.status === 'delivered'));
-    const log = (await runCommand(ctx, 'webhooks deliveries', { webhook: id, limit: '1000' })) as { deliveries: Record<string, number>; attempts: { statusCode: number | null; error: string | null }[] };
+    const log = (await runVerb(ctx, 'webhooks deliveries', { webhook: id, limit: '1000' })) as { deliveries: Record<string, number>; attempts: { statusCode: number | null; error: string | null }[] };
     expect(log.deliveries).toEqual({ pending: 0, delivered: 40, failed: 0 });
     expect(log.attempts.filter((a) => a.statusCode === 200)).toHaveLength(40);
     expect(log.attempts.filter((a) => a.statusCode === null && /ECONNREFUSED/.test(a.error ?? '')).length).toBeGreaterThanOrEqual(80);
@@ -175,7 +175,7 @@ describe('delivery', () => {
     await startWorker({ retrySchedule: [100, 100, 100] });
     await enqueue(db, [storedEvent(accountId, deviceId)]);
     // Once the 503 is in the log, a new event waits for the pause too.
-    await until(async () => ((await runCommand(ctx, 'webhooks deliveries', { webhook: id })) as { attempts: { statusCode: number }[] }).attempts[0]?.statusCode === 503);
+    await until(async () => ((await runVerb(ctx, 'webhooks deliveries', { webhook: id })) as { attempts: { statusCode: number }[] }).attempts[0]?.statusCode === 503);
     await enqueue(db, [storedEvent(accountId, deviceId, { type: 'speeding' })]);
     await r.waitFor((got) => got.length === 3);
     const [first, ...later] = r.received;
@@ -195,7 +195,7 @@ describe('delivery', () => {
     expect(target.received).toHaveLength(0);
     expect(r.received[1]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);
     expect(r.received[1]!.headers['webhook-timestamp']).toBeDefined();
-    const log = (await runCommand(ctx, 'webhooks deliveries', { webhook: id })) as { attempts: { statusCode: number; error: string; nextAttemptAt: string | null }[] };
+    const log = (await runVerb(ctx, 'webhooks deliveries', { webhook: id })) as { attempts: { statusCode: number; error: string; nextAttemptAt: string | null }[] };
     expect(log.attempts[0]).toMatchObject({ statusCode: 302, error: expect.stringMatching(/redirects are not followed/), nextAttemptAt: expect.any(Date) });
   });
 
@@ -210,14 +210,14 @@ describe('delivery', () => {
     const alerts = await db.query<{ device_id: string | null; type: string; severity: string; message: string }>('SELECT device_id, type, severity, message FROM alerts WHERE account_id = $1', [accountId]);
     expect(alerts).toEqual([{ device_id: null, type: 'webhook_disabled', severity: 'warning', message: expect.stringContaining(`Webhook ${id} (127.0.0.1:${r.port}) was disabled`) }]);
     expect(alerts[0]!.message).not.toContain('/hook');
-    const log = (await runCommand(ctx, 'webhooks deliveries', { webhook: id })) as { attempts: { error: string }[] };
+    const log = (await runVerb(ctx, 'webhooks deliveries', { webhook: id })) as { attempts: { error: string }[] };
     expect(log.attempts[0]!.error).toBe('HTTP 500: database on fire');
 
     const seen = r.received.length;
     await new Promise((res) => setTimeout(res, 1500));
     expect(r.received).toHaveLength(seen);
     r.respond = () => ({ status: 204 });
-    await runCommand(ctx, 'webhooks enable', { webhook: id });
+    await runVerb(ctx, 'webhooks enable', { webhook: id });
     await until(async () => (await deliveryRows(id))[0]!.status === 'delivered');
     await db.query('DELETE FROM alerts');
   });

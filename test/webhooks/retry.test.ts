@@ -2,7 +2,7 @@
 // from the operator CLI and from the dashboard once it is back, each delivered once with its webhook-id;
 // a disabled endpoint is enabled by the retry, and failures before the chosen time stay as they are.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { disableEndpoint } from '../../tracker/webhooks/endpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   stack = await startDashboardStack({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1s' });
   receiver = await WebhookReceiver.start();
   acme = await account(stack, 'Acme');
-  van = ((await runCommand(stack.tracker.ctx, 'devices add', { account: acme, imei: '359633100000077', name: 'Van' })) as { id: string }).id;
+  van = ((await runVerb(stack.tracker.ctx, 'devices add', { account: acme, imei: '359633100000077', name: 'Van' })) as { id: string }).id;
   await createOwner(stack, acme, 'owner@acme.test', PASSWORD);
 });
 afterAll(async () => {
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 type Counts = { pending: number; delivered: number; failed: number };
-const counts = async (id: string) => ((await runCommand(stack.tracker.ctx, 'webhooks deliveries', { webhook: id })) as { deliveries: Counts }).deliveries;
+const counts = async (id: string) => ((await runVerb(stack.tracker.ctx, 'webhooks deliveries', { webhook: id })) as { deliveries: Counts }).deliveries;
 
 async function until(id: string, want: Partial<Counts>): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -43,7 +43,7 @@ async function until(id: string, want: Partial<Counts>): Promise<void> {
 }
 
 async function endpointGivingUp(path: string, before: number, after: number): Promise<{ id: string; since: Date }> {
-  const { id } = (await runCommand(stack.tracker.ctx, 'webhooks add', { account: acme, url: receiver.url(path) })) as { id: string };
+  const { id } = (await runVerb(stack.tracker.ctx, 'webhooks add', { account: acme, url: receiver.url(path) })) as { id: string };
   await receiver.down();
   await enqueue(stack.tracker.ctx.db, Array.from({ length: before }, () => storedEvent(acme, van)));
   await until(id, { failed: before });

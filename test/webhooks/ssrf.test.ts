@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { insertEndpoint } from '../../tracker/webhooks/endpoints.js';
 import { WebhookSender } from '../../tracker/webhooks/sender.js';
 import { newSecret } from '../../tracker/webhooks/signing.js';
@@ -63,8 +63,8 @@ describe('at connect time', () => {
     const worker = new WebhookWorker(db, strict, createLogger('tracker', 'silent'), { retrySchedule: [200, 200], disableAfterMs: 3_600_000, concurrency: 2, retentionDays: 30 });
     try {
       const ctx: AdminContext = { db, privateKey, config: parseConfig({}) };
-      const account = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
-      const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100000001', name: 'Van' })) as { id: string }).id;
+      const account = ((await runVerb(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
+      const device = ((await runVerb(ctx, 'devices add', { account, imei: '359633100000001', name: 'Van' })) as { id: string }).id;
       // Stored as if the name had resolved to a public address when it was added.
       const endpoint = await insertEndpoint(db, { accountId: account, url: receiver.url('/hook', 'localhost'), events: ['*'], format: 'auto', secret: newSecret() });
       await worker.start();
@@ -73,7 +73,7 @@ describe('at connect time', () => {
       let log: { deliveries: { failed: number }; attempts: { error: string }[] } | undefined;
       for (let i = 0; i < 100 && !log?.deliveries.failed; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        log = (await runCommand(ctx, 'webhooks deliveries', { webhook: endpoint.id })) as typeof log;
+        log = (await runVerb(ctx, 'webhooks deliveries', { webhook: endpoint.id })) as typeof log;
       }
       expect(log!.deliveries.failed).toBe(1);
       expect(log!.attempts).toHaveLength(3);
@@ -95,7 +95,7 @@ describe('at configuration', () => {
     const t = await openTestDb('postgres');
     close = t.close;
     ctx = { db: t.db, privateKey, config: parseConfig({ WEBHOOK_ALLOW_HTTP: 'true' }) };
-    account = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
+    account = ((await runVerb(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
   });
   afterAll(() => close());
 
@@ -111,13 +111,13 @@ describe('at configuration', () => {
     ['ftp://example.com/hook', /must use https/],
     ['not a url', /must be an absolute URL/],
   ])('%s is refused', async (url, message) => {
-    const err = await runCommand(ctx, 'webhooks add', { account, url }).then(() => null, (e: Error) => e);
+    const err = await runVerb(ctx, 'webhooks add', { account, url }).then(() => null, (e: Error) => e);
     expect(err?.message).toMatch(message);
     expect(await ctx.db.query('SELECT 1 FROM webhook_endpoints')).toHaveLength(0);
   });
 
   test('http is refused without WEBHOOK_ALLOW_HTTP', async () => {
-    const err = await runCommand({ ...ctx, config: parseConfig({}) }, 'webhooks add', { account, url: 'http://example.com/hook' }).then(() => null, (e: Error) => e);
+    const err = await runVerb({ ...ctx, config: parseConfig({}) }, 'webhooks add', { account, url: 'http://example.com/hook' }).then(() => null, (e: Error) => e);
     expect(err?.message).toBe('url must use https (plain http only with WEBHOOK_ALLOW_HTTP=true, for development)');
   });
 });

@@ -6,9 +6,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../shared/config.js';
 import type { AdminContext } from '../../tracker/admin/admin-context.js';
-import { runCommand } from '../../tracker/admin/commands.js';
-import { openDb } from '../../tracker/storage/open.js';
+import { runVerb } from '../../tracker/admin/verbs.js';
 import { migrate } from '../../tracker/storage/migrate.js';
+import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
@@ -29,10 +29,10 @@ describe('tracker restart mid-backlog', () => {
     try {
       await migrate(db);
       const ctx: AdminContext = { db, privateKey, config: parseConfig(allowLocal) };
-      const account = ((await runCommand(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
-      const device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100000001', name: 'Van' })) as { id: string }).id;
-      const { id } = (await runCommand(ctx, 'webhooks add', { account, url: receiver.url() })) as { id: string };
-      const counts = async () => ((await runCommand(ctx, 'webhooks deliveries', { webhook: id })) as { deliveries: { pending: number; delivered: number; failed: number } }).deliveries;
+      const account = ((await runVerb(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;
+      const device = ((await runVerb(ctx, 'devices add', { account, imei: '359633100000001', name: 'Van' })) as { id: string }).id;
+      const { id } = (await runVerb(ctx, 'webhooks add', { account, url: receiver.url() })) as { id: string };
+      const counts = async () => ((await runVerb(ctx, 'webhooks deliveries', { webhook: id })) as { deliveries: { pending: number; delivered: number; failed: number } }).deliveries;
       const env = { ...allowLocal, WEBHOOK_RETRY_SCHEDULE: Array(20).fill('300ms').join(','), DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', LOG_LEVEL: 'info' };
 
       // The receiver is down: the first tracker keeps failing, then stops with everything pending.
@@ -84,7 +84,7 @@ describe('on the embedded database', () => {
       const ctx = fx.tracker.ctx;
       const account = await fx.account('Acme');
       const device = await fx.device(account, '359633100000001');
-      const { secret } = (await runCommand(ctx, 'webhooks add', { account, url: receiver.url() })) as { secret: string };
+      const { secret } = (await runVerb(ctx, 'webhooks add', { account, url: receiver.url() })) as { secret: string };
       const events = [storedEvent(account, device), storedEvent(account, device, { type: 'speeding' })];
       await enqueue(ctx.db, events);
       await receiver.waitFor((got) => got.length === 2);
@@ -106,13 +106,13 @@ describe('410 Gone', () => {
       const ctx = fx.tracker.ctx;
       const account = await fx.account('Acme');
       const device = await fx.device(account, '359633100000001');
-      const { id } = (await runCommand(ctx, 'webhooks add', { account, url: receiver.url() })) as { id: string };
+      const { id } = (await runVerb(ctx, 'webhooks add', { account, url: receiver.url() })) as { id: string };
       await enqueue(ctx.db, [storedEvent(account, device)]);
       await receiver.waitFor((got) => got.length === 1);
       let listed: { webhooks: { id: string; status: string; disabledReason: string; pending: number }[] } | undefined;
       for (let i = 0; i < 50 && listed?.webhooks[0]?.status !== 'disabled'; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        listed = (await runCommand(ctx, 'webhooks list', { account })) as typeof listed;
+        listed = (await runVerb(ctx, 'webhooks list', { account })) as typeof listed;
       }
       expect(listed!.webhooks[0]).toMatchObject({ id, status: 'disabled', disabledReason: 'the receiver answered 410 Gone', pending: 1 });
 
@@ -132,7 +132,7 @@ describe('410 Gone', () => {
       // No new deliveries while disabled; the waiting one goes out when it is enabled again.
       await enqueue(ctx.db, [storedEvent(account, device)]);
       receiver.respond = () => ({ status: 200 });
-      await runCommand(ctx, 'webhooks enable', { webhook: id });
+      await runVerb(ctx, 'webhooks enable', { webhook: id });
       await receiver.waitFor((got) => got.length === 2);
       await new Promise((r) => setTimeout(r, 1200));
       expect(receiver.received).toHaveLength(2);

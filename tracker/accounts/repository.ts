@@ -30,3 +30,11 @@ export async function countAccounts(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
   return rows[0]!.n;
 }
+
+/**
+ * Called in the transaction of every change to an account's geofences or rules: the event engine
+ * reloads an account's compiled inputs when this version moves (events/account-inputs.ts).
+ */
+export async function bumpRulesVersion(tx: Queryable, accountId: string): Promise<void> {
+  await tx.query('UPDATE accounts SET rules_version = rules_version + 1 WHERE id = $1', [accountId]);
+}

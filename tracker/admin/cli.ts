@@ -3,14 +3,14 @@
 // running tracker's internal endpoint (PGlite belongs to one process), waits for a tracker that holds
 // the data directory but does not answer yet, and opens the directory itself only when nobody holds it.
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../../shared/config.js';
+import { loadConfig, parseTrackerConfig, type TrackerConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { INBOUND_ACTIONS } from '../../shared/inbound.js';
 import { loadTrackerKeys, openStorage } from '../boot.js';
 import { hasEmbeddedDatabase, pgliteDir, type DataDirLock } from '../storage/data-dir-lock.js';
-import { isCommandName, runCommand, type CommandName } from './commands.js';
 import { formatResult } from './format.js';
 import { callTrackerOrLock } from './remote.js';
+import { isVerbName, runVerb, type VerbName } from './verbs.js';
 
 const USAGE = `usage: admin <command> [options] [--json]
   accounts create --name NAME
@@ -32,7 +32,7 @@ const USAGE = `usage: admin <command> [options] [--json]
   users reset-password --email EMAIL           (a new link; the previous one stops working)`;
 
 /** Commands that name their subject as a positional argument, and the argument's name. */
-const POSITIONAL: Partial<Record<CommandName, string>> = {
+const POSITIONAL: Partial<Record<VerbName, string>> = {
   'devices key': 'device',
   'tokens revoke': 'token',
   'inbound remove': 'webhook',
@@ -46,7 +46,7 @@ const POSITIONAL: Partial<Record<CommandName, string>> = {
 
 class UsageError extends Error {}
 
-function parse(argv: string[]): { name: CommandName; args: Record<string, unknown>; json: boolean } {
+function parse(argv: string[]): { name: VerbName; args: Record<string, unknown>; json: boolean } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -80,14 +80,14 @@ function parse(argv: string[]): { name: CommandName; args: Record<string, unknow
   if (values.help) throw new UsageError('');
   const [group, verb, ...rest] = positionals;
   const name = `${group ?? ''} ${verb ?? ''}`;
-  if (!isCommandName(name)) throw new UsageError(group ? `unknown command "${name.trim()}"` : '');
+  if (!isVerbName(name)) throw new UsageError(group ? `unknown command "${name.trim()}"` : '');
   const positional = POSITIONAL[name];
   if (rest.length > (positional ? 1 : 0)) throw new UsageError(`unexpected argument "${rest.at(-1)}"`);
   const { json, help: _help, ...args } = values;
   return { name, args: positional ? { ...args, [positional]: rest[0] } : args, json: json ?? false };
 }
 
-async function execute(config: Config, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
+async function execute(config: TrackerConfig, name: VerbName, args: Record<string, unknown>): Promise<unknown> {
   let lock: DataDirLock | undefined;
   let created = false;
   if (!config.DATABASE_URL) {
@@ -100,7 +100,7 @@ async function execute(config: Config, name: CommandName, args: Record<string, u
   // A mistyped DATA_DIR or another working directory would otherwise write to a database nobody reads.
   if (created) process.stderr.write(`created a new embedded database in ${pgliteDir(config.DATA_DIR)} (no tracker answered at ${config.TRACKER_URL})\n`);
   try {
-    return await runCommand({ db, config, ...loadTrackerKeys(config) }, name, args);
+    return await runVerb({ db, config, ...loadTrackerKeys(config) }, name, args);
   } finally {
     await db.close();
   }
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${err.message ? `error: ${err.message}\n` : ''}${USAGE}\n`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(parseTrackerConfig);
   try {
     const result = await execute(config, command.name, command.args);
     process.stdout.write(command.json ? `${JSON.stringify(result)}\n` : formatResult(command.name, result));

@@ -1,13 +1,13 @@
 // Readable output for the operator CLI (without --json).
-import type { CommandName } from './commands.js';
-import { formatWebhookResult, isWebhookCommand } from './webhook-output.js';
+import type { VerbName } from './verbs.js';
+import { formatWebhookResult, isWebhookVerb } from './webhook-output.js';
 
 type Row = Record<string, unknown>;
 
 const date = (v: unknown) => (v ? new Date(v as string).toISOString() : '-');
 
-export function formatResult(name: CommandName, result: unknown): string {
-  if (isWebhookCommand(name)) return formatWebhookResult(name, result);
+export function formatResult(name: VerbName, result: unknown): string {
+  if (isWebhookVerb(name)) return formatWebhookResult(name, result);
   const r = result as Row;
   switch (name) {
     case 'accounts create':

@@ -1,7 +1,7 @@
 // Runs an operator command through a running tracker's internal endpoint, or takes the embedded
 // database's lock when no tracker runs, so the CLI opens the data itself only when nobody else has it.
 import { resolve } from 'node:path';
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import { ApiError, type ErrorCode } from '../../shared/errors.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { loadTrackerKeys } from '../boot.js';
@@ -18,7 +18,7 @@ function refused(err: unknown): boolean {
   return codes.some((c) => c !== undefined && NOT_RUNNING.has(c));
 }
 
-export async function callTracker(config: Config, command: string, args: Record<string, unknown>): Promise<RemoteResult> {
+export async function callTracker(config: TrackerConfig, command: string, args: Record<string, unknown>): Promise<RemoteResult> {
   const { gatewaySecret } = loadTrackerKeys(config);
   let res: Response;
   try {
@@ -38,7 +38,7 @@ export async function callTracker(config: Config, command: string, args: Record<
   return { reached: true, result: body };
 }
 
-function waiting(owner: LockOwner, dir: string, config: Config): string {
+function waiting(owner: LockOwner, dir: string, config: TrackerConfig): string {
   return owner.role === 'tracker'
     ? `waiting for the tracker at ${dir} (pid ${owner.pid}) to finish starting and answer at ${config.TRACKER_URL}…`
     : `waiting for ${describeOwner(owner)} to finish with ${dir}…`;
@@ -50,7 +50,7 @@ function waiting(owner: LockOwner, dir: string, config: Config): string {
  * another admin command) it waits, asking the tracker again, up to DATA_DIR_LOCK_WAIT_SECONDS; then it
  * fails without writing anything rather than open files another process is writing.
  */
-export async function callTrackerOrLock(config: Config, command: string, args: Record<string, unknown>): Promise<{ reached: true; result: unknown } | { reached: false; lock: DataDirLock }> {
+export async function callTrackerOrLock(config: TrackerConfig, command: string, args: Record<string, unknown>): Promise<{ reached: true; result: unknown } | { reached: false; lock: DataDirLock }> {
   const dir = resolve(config.DATA_DIR);
   const deadline = Date.now() + config.DATA_DIR_LOCK_WAIT_SECONDS * 1000;
   for (let waited = false; ; waited = true) {

@@ -1,14 +1,14 @@
 // Readable output of the webhook commands for the operator CLI (without --json).
-import type { webhookCommands } from './webhook-commands.js';
+import type { webhookVerbs } from './webhook-verbs.js';
 
-export type WebhookCommandName = keyof typeof webhookCommands;
+export type WebhookVerbName = keyof typeof webhookVerbs;
 
 type Row = Record<string, unknown>;
 
 const date = (v: unknown) => (v ? new Date(v as string).toISOString() : '-');
 const events = (list: unknown) => ((list as string[]).includes('*') ? 'all events' : (list as string[]).join(','));
 
-export function isWebhookCommand(name: string): name is WebhookCommandName {
+export function isWebhookVerb(name: string): name is WebhookVerbName {
   return name.startsWith('webhooks ');
 }
 
@@ -23,7 +23,7 @@ function attemptLine(a: Row): string {
   return `${date(a.attemptedAt)}  ${a.messageId}  ${a.eventType}  ${a.durationMs} ms  ${outcome}${next}`;
 }
 
-export function formatWebhookResult(name: WebhookCommandName, result: unknown): string {
+export function formatWebhookResult(name: WebhookVerbName, result: unknown): string {
   const r = result as Row;
   switch (name) {
     case 'webhooks add':

@@ -2,6 +2,8 @@
 // acknowledged once.
 import type { Queryable } from '../storage/db.js';
 
+export type Severity = 'critical' | 'warning' | 'info';
+
 export type AlertStatus = 'open' | 'acknowledged';
 
 export interface Alert {

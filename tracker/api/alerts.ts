@@ -1,11 +1,11 @@
 // listAlerts: the account's alerts, newest first, open ones by default.
 // acknowledgeAlert: open → acknowledged, idempotent.
 import { ApiError } from '../../shared/errors.js';
-import type { TrackerContext } from '../context.js';
 import { acknowledgeAlert, listAlerts } from '../alerts/repository.js';
-import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from './paging.js';
-import { presentAlert } from './present.js';
+import type { TrackerContext } from '../context.js';
+import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from '../storage/paging.js';
 import type { Handlers } from './operations.js';
+import { presentAlert } from './present.js';
 import { caller, parseQuery } from './request.js';
 import { AlertsQuery } from './schemas.js';
 

@@ -6,8 +6,8 @@ import { collectionOperationIds } from '../../shared/catalogue.js';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import type { Db } from '../storage/db.js';
+import { createdCursorOf, decodeCreatedCursor, DEFAULT_LIST_LIMIT, pageBody } from '../storage/paging.js';
 import { ListQuery } from './metadata-schemas.js';
-import { createdCursorOf, decodeCreatedCursor, DEFAULT_LIST_LIMIT, pageBody } from './paging.js';
 import type { Handlers } from './operations.js';
 import { caller, jsonBody, parseBody, parseQuery } from './request.js';
 

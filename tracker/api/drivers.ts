@@ -2,11 +2,11 @@
 // assigning one.
 import type { TrackerContext } from '../context.js';
 import { assignDriver, createDriver, deleteDriver, deviceDriver, findDriver, listDrivers, replaceDriver } from '../drivers/repository.js';
+import { DriverAssignmentInput, DriverInput } from '../drivers/schemas.js';
 import { collectionHandlers } from './collection.js';
 import { callerDevice } from './devices.js';
-import { DriverAssignmentInput, DriverInput } from './metadata-schemas.js';
-import { presentDriver } from './present.js';
 import type { Handlers } from './operations.js';
+import { presentDriver } from './present.js';
 import { caller, jsonBody, parseBody } from './request.js';
 
 export function driversHandlers(ctx: TrackerContext): Handlers {

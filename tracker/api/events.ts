@@ -1,11 +1,11 @@
 // listEvents: the account's events, newest first, each with its position and the alert it opened.
 import type { TrackerContext } from '../context.js';
 import { listEvents } from '../events/repository.js';
+import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from '../storage/paging.js';
 import { callerDevice } from './devices.js';
 import { EventsQuery } from './metadata-schemas.js';
-import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from './paging.js';
-import { presentEvent } from './present.js';
 import type { Handlers } from './operations.js';
+import { presentEvent } from './present.js';
 import { caller, parseQuery } from './request.js';
 
 export function eventsHandlers(ctx: TrackerContext): Handlers {

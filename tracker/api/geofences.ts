@@ -1,8 +1,8 @@
 // The account's geofences: list, read, create, replace and delete.
 import type { TrackerContext } from '../context.js';
 import { createGeofence, deleteGeofence, findGeofence, listGeofences, replaceGeofence } from '../geofences/repository.js';
+import { GeofenceInput } from '../geofences/schemas.js';
 import { collectionHandlers } from './collection.js';
-import { GeofenceInput } from './metadata-schemas.js';
 import type { Handlers } from './operations.js';
 import { presentGeofence } from './present.js';
 

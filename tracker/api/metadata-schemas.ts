@@ -1,55 +1,17 @@
-// Shapes of the write-scope resources (geofences, drivers, custom rules, unit and account
-// settings) and of events: they validate requests, shape responses and feed the OpenAPI document.
+// Shapes of custom rules, of events and of the write-scope lists: they validate requests, shape
+// responses and feed the OpenAPI document. Geofences, drivers and unit and account settings have
+// theirs in their domains (geofences/schemas.ts, drivers/schemas.ts, devices/settings-schemas.ts),
+// where the dashboard's forms validate with them too.
 import { z } from 'zod';
+import { idField as id, nameField as name, timestamp } from '../../shared/validation.js';
+import { conditionProblem, OPERATORS } from '../custom-rules/condition.js';
+import { TimeWindow } from '../custom-rules/time-window.js';
 import { EVENT_TYPES } from '../events/types.js';
-import { Shape } from '../geofences/shape.js';
 import { TELEMETRY, TELEMETRY_FAMILIES } from '../positions/telemetry.js';
-import { conditionProblem, OPERATORS } from '../rules/condition.js';
-import { TimeWindow } from '../rules/time-window.js';
-import { MAX_PAGE, paging, Position } from './schemas.js';
+import { MAX_PAGE, paging } from '../storage/paging.js';
+import { Position } from './schemas.js';
 
-const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-21T09:30:00.000Z' });
-const name = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 const severity = z.enum(['critical', 'warning', 'info']);
-const id = z.string().min(1).max(64);
-
-export const GeofenceInput = z
-  .strictObject({
-    name: name(100).meta({ description: '1 to 100 characters' }),
-    description: text(500).default(''),
-    shape: Shape,
-  })
-  .meta({ id: 'GeofenceInput' });
-
-export const Geofence = z
-  .object({ id: z.string().meta({ example: 'gfn_k3x9q2m7p4t8w6z5y2b3' }), name: z.string(), description: z.string(), shape: Shape, createdAt: timestamp, updatedAt: timestamp })
-  .meta({ id: 'Geofence' });
-
-export const DriverInput = z
-  .strictObject({
-    name: name(100).meta({ description: '1 to 100 characters' }),
-    phone: text(32).default(''),
-    licenseNumber: text(64).default(''),
-    uniqueId: name(64).nullable().default(null).meta({ description: 'Identification key the vehicle reads (iButton, RFID card); unique within the account' }),
-  })
-  .meta({ id: 'DriverInput' });
-
-export const Driver = z
-  .object({
-    id: z.string().meta({ example: 'drv_k3x9q2m7p4t8w6z5y2b3' }),
-    name: z.string(),
-    phone: z.string(),
-    licenseNumber: z.string(),
-    uniqueId: z.string().nullable(),
-    deviceId: z.string().nullable().meta({ description: 'The unit the driver is assigned to' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'Driver' });
-
-export const DriverAssignmentInput = z.strictObject({ driverId: id.nullable().meta({ description: 'A driver of the account, or null to take the unit’s driver off' }) }).meta({ id: 'DriverAssignmentInput' });
-export const DriverAssignment = z.object({ deviceId: z.string(), driverId: z.string().nullable() }).meta({ id: 'DriverAssignment' });
 
 const condition = z
   .record(z.string(), z.unknown())
@@ -88,40 +50,6 @@ export const Rule = z
     updatedAt: timestamp,
   })
   .meta({ id: 'Rule' });
-
-const kmh = z.number().gt(0, 'must be greater than 0').max(400, 'must be at most 400');
-const litres = (min: 'positive' | 'zero') => (min === 'positive' ? z.number().gt(0, 'must be greater than 0') : z.number().min(0, 'must be at least 0')).max(10_000, 'must be at most 10000');
-const reading = (unit: string) => z.number().min(0, 'must be at least 0').max(1e7, 'must be at most 10000000').default(0).meta({ description: `Reading at the last service, ${unit} (default 0)` });
-const interval = (unit: string) => z.number().gt(0, 'must be greater than 0').max(1e6, 'must be at most 1000000').meta({ description: `Service interval, ${unit}` });
-
-const settingsFields = {
-  speedLimitKmh: kmh.nullable().meta({ description: 'Speeding above this (km/h); null: the account default, else 90' }),
-  fuelTankLitres: litres('positive').nullable().meta({ description: 'Tank capacity, litres: turns fuel percent readings into litres' }),
-  fuelLowLitres: litres('zero').nullable().meta({ description: 'fuel_alert below this many litres' }),
-  fuelLowPercent: z.number().min(0, 'must be at least 0').max(100, 'must be at most 100').nullable().meta({ description: 'fuel_alert below this percentage of the tank' }),
-};
-
-export const Maintenance = z
-  .strictObject({
-    odometer: z.strictObject({ startKm: reading('km'), everyKm: interval('km') }).nullable().meta({ description: 'maintenance_due each time the odometer passes startKm + n × everyKm' }),
-    engineHours: z.strictObject({ start: reading('hours'), every: interval('hours') }).nullable().meta({ description: 'maintenance_due each time the engine hours pass start + n × every' }),
-  })
-  .meta({ id: 'Maintenance' });
-
-export const DeviceSettings = z.object({ ...settingsFields, maintenance: Maintenance }).meta({ id: 'DeviceSettings' });
-
-export const DeviceSettingsPatch = z
-  .strictObject({
-    speedLimitKmh: settingsFields.speedLimitKmh.optional(),
-    fuelTankLitres: settingsFields.fuelTankLitres.optional(),
-    fuelLowLitres: settingsFields.fuelLowLitres.optional(),
-    fuelLowPercent: settingsFields.fuelLowPercent.optional(),
-    maintenance: Maintenance.partial().optional(),
-  })
-  .meta({ id: 'DeviceSettingsPatch', description: 'Fields left out are unchanged; null clears a setting' });
-
-export const AccountSettings = z.object({ speedLimitKmh: kmh.nullable().meta({ description: 'Speed limit of units without their own (km/h); null: 90' }) }).meta({ id: 'AccountSettings' });
-export const AccountSettingsPatch = z.strictObject({ speedLimitKmh: kmh.nullable().optional() }).meta({ id: 'AccountSettingsPatch' });
 
 export const Event = z
   .object({

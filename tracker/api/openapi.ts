@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { OPERATIONS, TAGS, type Operation } from '../../shared/catalogue.js';
 import { INBOUND_MAX_BODY_BYTES } from '../../shared/inbound.js';
 import { EVENT_TYPES } from '../events/types.js';
+import { MAX_RANGE_DAYS } from '../positions/range.js';
 import { RECORD_KINDS } from '../records/kinds.js';
 import { BODIES, QUERIES } from './schema-registry.js';
-import { MAX_RANGE_DAYS } from './schemas.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object) => ({ 'application/json': { schema } });

@@ -3,14 +3,15 @@
 import type { Response } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import type { Db } from '../storage/db.js';
+import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS } from '../positions/range.js';
 import { historyQuery } from '../positions/repository.js';
+import type { Db } from '../storage/db.js';
+import { decodeCursor, encodeCursor, isCursorTime } from '../storage/paging.js';
 import { callerDevice } from './devices.js';
-import { decodeCursor, encodeCursor, isCursorTime } from './paging.js';
-import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
 import type { Handlers } from './operations.js';
+import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
 import { caller, parseQuery } from './request.js';
-import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS, PositionsQuery } from './schemas.js';
+import { PositionsQuery } from './schemas.js';
 
 /**
  * Without `limit`, PGlite, which hands a COPY over whole, reads the range in keyset batches of this

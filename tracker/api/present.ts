@@ -1,10 +1,10 @@
 // Records as the public API shows them (spec field names, ISO 8601 UTC times).
 import type { Alert } from '../alerts/repository.js';
 import type { Command } from '../commands/repository.js';
+import type { Rule } from '../custom-rules/repository.js';
 import type { Driver } from '../drivers/repository.js';
 import type { StoredEvent } from '../events/types.js';
 import type { Geofence } from '../geofences/repository.js';
-import type { Rule } from '../rules/repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -4,8 +4,8 @@ import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { RECORD_KINDS, type RecordKind } from '../records/kinds.js';
 import { listRecords, type StoredRecord } from '../records/repository.js';
-import { decodeCreatedCursor, DEFAULT_LIST_LIMIT, pageBody } from './paging.js';
-import { RecordsQuery } from './record-schemas.js';
+import { RecordsQuery } from '../records/schemas.js';
+import { decodeCreatedCursor, DEFAULT_LIST_LIMIT, pageBody } from '../storage/paging.js';
 import type { Handlers } from './operations.js';
 import { caller, parseQuery } from './request.js';
 

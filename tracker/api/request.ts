@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scopes.js';
 import { callerOf, type Caller } from '../http/gateway-auth.js';
-import { MAX_PAGE } from './schemas.js';
+import { MAX_PAGE } from '../storage/paging.js';
 
 /** The gateway checks scopes first; the tracker checks again so no route is ever open by mistake. */
 export function requireScope(scope: Scope): RequestHandler {

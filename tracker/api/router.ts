@@ -5,6 +5,7 @@ import { OPERATIONS } from '../../shared/catalogue.js';
 import type { TrackerContext } from '../context.js';
 import { inboundHandler } from '../inbound/route.js';
 import { alertsHandlers } from './alerts.js';
+import { rulesHandlers } from './custom-rules.js';
 import { devicesHandlers } from './devices.js';
 import { driversHandlers } from './drivers.js';
 import { eventsHandlers } from './events.js';
@@ -13,7 +14,6 @@ import { locateHandlers } from './locate.js';
 import { bindOperations } from './operations.js';
 import { positionsHandlers } from './positions.js';
 import { recordsHandlers } from './records.js';
-import { rulesHandlers } from './rules.js';
 import { settingsHandlers } from './settings.js';
 
 export function publicApi(ctx: TrackerContext): Router {

@@ -2,8 +2,11 @@
 // document describes as clients send them. Response shapes are found by their `id` in zod's global
 // registry. The catalogue lives in shared/ and cannot import the tracker's zod schemas, hence names.
 import type { z } from 'zod';
-import { AccountSettingsPatch, DeviceSettingsPatch, DriverAssignmentInput, DriverInput, EventsQuery, GeofenceInput, ListQuery, RuleInput } from './metadata-schemas.js';
-import { RecordsQuery } from './record-schemas.js';
+import { AccountSettingsPatch, DeviceSettingsPatch } from '../devices/settings-schemas.js';
+import { DriverAssignmentInput, DriverInput } from '../drivers/schemas.js';
+import { GeofenceInput } from '../geofences/schemas.js';
+import { RecordsQuery } from '../records/schemas.js';
+import { EventsQuery, ListQuery, RuleInput } from './metadata-schemas.js';
 import { AlertsQuery, LocateBody, PositionsQuery } from './schemas.js';
 
 export const QUERIES: Record<string, z.ZodObject> = { PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery };

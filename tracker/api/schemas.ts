@@ -1,12 +1,9 @@
 // The public API's shapes: one set of zod schemas validates requests, shapes responses and
 // generates the OpenAPI document, so the three cannot drift apart.
 import { z } from 'zod';
-
-export const MAX_RANGE_DAYS = 90;
-export const DEFAULT_RANGE_HOURS = 24;
-export const MAX_PAGE = 10_000;
-
-export const timestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601 UTC timestamp (ends in Z)', example: '2026-11-21T09:30:00.000Z' });
+import { timestamp } from '../../shared/validation.js';
+import { DEFAULT_RANGE_HOURS } from '../positions/range.js';
+import { paging } from '../storage/paging.js';
 
 export const LatLng = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).meta({ id: 'LatLng', description: 'Decimal degrees (WGS84)' });
 
@@ -76,11 +73,6 @@ export const page = <T extends z.ZodType>(item: T) =>
     data: z.array(item),
     nextCursor: z.string().nullable().optional().meta({ description: 'Present when `limit` was given: pass as `cursor` for the next page; null on the last page' }),
   });
-
-export const paging = {
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).optional().meta({ description: `Page size, 1 to ${MAX_PAGE}; without it every matching row is returned` }),
-  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from a previous page' }),
-};
 
 export const PositionsQuery = z.object({
   from: timestamp.optional().meta({ description: `Start (inclusive), ISO 8601 with a time zone; default ${DEFAULT_RANGE_HOURS} hours before \`to\`` }),

@@ -1,9 +1,9 @@
 // A unit's event settings, what the event rules use for it (speed limit, fuel, maintenance
 // schedule), and the account's default speed limit: read, and changed (only the fields sent).
 import type { TrackerContext } from '../context.js';
+import { AccountSettingsPatch, DeviceSettingsPatch } from '../devices/settings-schemas.js';
 import { accountSettings, deviceSettings, updateAccountSettings, updateDeviceSettings } from '../devices/settings.js';
 import { callerDevice } from './devices.js';
-import { AccountSettingsPatch, DeviceSettingsPatch } from './metadata-schemas.js';
 import type { Handlers } from './operations.js';
 import { caller, jsonBody, parseBody } from './request.js';
 

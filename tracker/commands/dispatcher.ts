@@ -4,10 +4,10 @@
 // COMMAND_TTL, and records replies.
 import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
-import type { DeviceSessions } from '../ingest/sessions.js';
 import { encodeCommand } from '../protocols/registry.js';
 import type { CommandType } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
+import type { DeviceLinks } from './device-links.js';
 import { COMMANDS_CHANNEL } from './queue.js';
 import { claimQueued, deliverOldestSent, expireCommands, failCommand, type Command } from './repository.js';
 
@@ -20,17 +20,17 @@ export class CommandDispatcher {
 
   constructor(
     private readonly db: Db,
-    private readonly sessions: DeviceSessions,
+    private readonly links: DeviceLinks,
     private readonly logger: Logger,
     /** Commands moved to each status (the tracker's fleet_commands_total). */
     private readonly outcomes: Counter<'status'>,
   ) {}
 
   async start(): Promise<void> {
-    this.sessions.onOnline((deviceId) => void this.deliver(deviceId));
+    this.links.onOnline((deviceId) => void this.deliver(deviceId));
     this.unlisten = await this.db.listen(COMMANDS_CHANNEL, (payload) => {
       const { deviceId } = JSON.parse(payload) as { deviceId: string };
-      if (this.sessions.get(deviceId)) void this.deliver(deviceId);
+      if (this.links.get(deviceId)) void this.deliver(deviceId);
     });
     this.timer = setInterval(() => {
       this.expire().catch((err: unknown) => this.logger.error({ err }, 'command expiry failed'));
@@ -48,7 +48,7 @@ export class CommandDispatcher {
 
   /** Sends every unexpired queued command of a device with a live connection here. */
   async deliver(deviceId: string): Promise<void> {
-    const conn = this.sessions.get(deviceId);
+    const conn = this.links.get(deviceId);
     // A device on HTTP takes its commands with its next report (collect): claimed now, they would
     // count as sent while nothing carries them.
     if (!conn?.write) return;

@@ -2,9 +2,9 @@
 // polygon typed as "lat,lng" lines or pasted as GeoJSON. The form is turned into the API's
 // geofence input and checked by the API's own schema, whose messages are then tied to the form's
 // fields. A polygon typed without its closing point is closed here.
-import { GeofenceInput as GeofenceInputSchema } from '../api/metadata-schemas.js';
-import type { Geofence, GeofenceInput } from '../geofences/repository.js';
 import type { z } from 'zod';
+import type { Geofence, GeofenceInput } from '../geofences/repository.js';
+import { GeofenceInput as GeofenceInputSchema } from '../geofences/schemas.js';
 import { CircleShape, MAX_POLYGON_POINTS } from '../geofences/shape.js';
 import { DECIMAL, issueText, type FormErrors } from './forms.js';
 import type { LatLng } from './track-svg.js';

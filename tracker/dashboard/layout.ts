@@ -1,9 +1,9 @@
 // The page shell every dashboard page shares: skip link, header with the main navigation and the
 // signed-in user, one <main> with the page title, and notices. Adding a page to the navigation
 // is one line in NAV.
+import type { SignInSession } from '../users/sign-in-sessions.js';
 import { assetUrl } from './assets.js';
 import { html, type Html } from './html.js';
-import type { Session } from './sessions.js';
 
 export const BASE = '/dashboard';
 
@@ -23,14 +23,14 @@ const NAV: readonly { section: Section; href: string; label: string }[] = [
 export interface PageOptions {
   title: string;
   /** Present on pages for a signed-in user: shows the navigation and the sign-out button. */
-  session?: Session | null;
+  session?: SignInSession | null;
   section?: Section;
   notice?: Html | null;
   /** Markup placed before the title (e.g. a back link). */
   before?: Html;
 }
 
-export function csrfInput(session: Session): Html {
+export function csrfInput(session: SignInSession): Html {
   return html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
 }
 
@@ -41,7 +41,7 @@ export function notice(kind: NoticeKind, body: Html | string): Html {
   return html`<div class="notice notice-${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${body}</div>`;
 }
 
-function header(session: Session | null | undefined, section: Section | undefined): Html {
+function header(session: SignInSession | null | undefined, section: Section | undefined): Html {
   if (!session) return html`<header class="top"><span class="brand">Fleet dashboard</span></header>`;
   return html`<header class="top">
   <a class="brand" href="${BASE}/devices">Fleet dashboard</a>

@@ -21,7 +21,8 @@ import { tokensPages } from './pages/tokens.js';
 import { trackPage } from './pages/track.js';
 import { webhooksPages } from './pages/webhooks.js';
 import { checkOrigin, requireSession, sessionOf } from './security.js';
-import { endSession, type Session } from './sessions.js';
+import type { SignInSession } from '../users/sign-in-sessions.js';
+import { endSession } from './session-cookie.js';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',
@@ -45,7 +46,7 @@ function errorPages(): ErrorRequestHandler {
       : status === 413 ? 'The form sent more data than the dashboard accepts.'
       : status === 400 ? 'The form could not be read. Go back and try again.'
       : 'The page could not be shown. Try again in a moment; if it keeps happening, tell your operator.';
-    const session = res.locals.session as Session | undefined;
+    const session = res.locals.session as SignInSession | undefined;
     res.status(status).send(page({ title: TITLES[status] ?? TITLES[400]!, session }, html`<p>${message}</p><p><a href="${BASE}/devices">Go to your devices</a></p>`));
   };
 }

@@ -2,13 +2,14 @@
 // an Origin check on every POST, the session's CSRF token on every POST made in a session,
 // and the session itself on every page but sign-in and set-password.
 import type { Request, RequestHandler, Response } from 'express';
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/internal.js';
 import type { Db } from '../storage/db.js';
+import type { SignInSession, SessionSettings } from '../users/sign-in-sessions.js';
 import { cookie } from './client.js';
 import { BASE } from './layout.js';
-import { currentSession, SESSION_COOKIE, type Session, type SessionSettings } from './sessions.js';
+import { currentSession, SESSION_COOKIE } from './session-cookie.js';
 
 const CROSS_SITE = new ApiError('forbidden', 'This form was sent from another site, so it was refused.');
 const STALE_FORM = new ApiError('forbidden', 'This form is out of date. Go back, reload the page and try again.');
@@ -27,7 +28,7 @@ function originOf(value: string | undefined): string | null {
  * Referer) must be PUBLIC_BASE_URL's origin. The request's Host is not trusted for this: it is
  * whatever the client sent. Neither header: refused.
  */
-export function checkOrigin(config: Pick<Config, 'PUBLIC_BASE_URL'>): RequestHandler {
+export function checkOrigin(config: Pick<TrackerConfig, 'PUBLIC_BASE_URL'>): RequestHandler {
   const configured = new URL(config.PUBLIC_BASE_URL).origin;
   return function checkOrigin(req, _res, next) {
     if (req.method !== 'POST') return next();
@@ -73,8 +74,8 @@ export function requireSession(db: Db, settings: SessionSettings): RequestHandle
   };
 }
 
-export function sessionOf(res: Response): Session {
-  return res.locals.session as Session;
+export function sessionOf(res: Response): SignInSession {
+  return res.locals.session as SignInSession;
 }
 
 /** The record if it belongs to the signed-in owner's account; otherwise 404, as if there were none. */

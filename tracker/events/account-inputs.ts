@@ -1,13 +1,13 @@
 // An account's geofences and enabled rules, compiled for the ingest path and cached per process.
-// Every write to them bumps accounts.rules_version in its own transaction; a batch reads each
+// Every write to them bumps accounts.rules_version in its own transaction (accounts/repository.ts); a batch reads each
 // account's version with its devices and reloads only the accounts whose version moved, so a
 // change is seen by the next batch in every tracker process, with no notification to miss.
+import type { Condition } from '../custom-rules/condition.js';
+import { windowMatcher, type TimeWindow } from '../custom-rules/time-window.js';
 import { containsFn, type Shape } from '../geofences/shape.js';
-import type { Condition } from '../rules/condition.js';
-import { windowMatcher, type TimeWindow } from '../rules/time-window.js';
 import type { Queryable } from '../storage/db.js';
-import type { ActiveRule } from './rules/custom.js';
-import type { ActiveGeofence } from './rules/geofences.js';
+import type { ActiveRule } from './evaluators/custom.js';
+import type { ActiveGeofence } from './evaluators/geofences.js';
 import type { Severity } from './types.js';
 
 export interface AccountInputs {
@@ -81,9 +81,4 @@ export class AccountInputsCache {
     while (this.entries.size > this.maxAccounts) this.entries.delete(this.entries.keys().next().value!);
     return out;
   }
-}
-
-/** Called in the transaction of every change to an account's geofences or rules. */
-export async function bumpRulesVersion(tx: Queryable, accountId: string): Promise<void> {
-  await tx.query('UPDATE accounts SET rules_version = rules_version + 1 WHERE id = $1', [accountId]);
 }

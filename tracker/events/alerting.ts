@@ -5,7 +5,7 @@
 // alert has the rule's severity. geofence_enter, geofence_exit and device_online are routine
 // state changes: they are events (listed, delivered to webhooks) but open no alert, or the open
 // alerts would fill with every arrival at the depot.
-import type { Draft } from './rules/types.js';
+import type { Draft } from './evaluators/types.js';
 import type { EventType, Severity } from './types.js';
 
 const SEVERITY: Partial<Record<EventType, Severity>> = {

@@ -13,9 +13,9 @@ import type { Queryable } from '../storage/db.js';
 import { AccountInputsCache, type AccountInputs } from './account-inputs.js';
 import { alertMessage, severityOf } from './alerting.js';
 import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Raised } from './evaluate.js';
+import { DEFAULT_SPEED_LIMIT_KMH } from './evaluators/speeding.js';
+import type { Observation } from './evaluators/types.js';
 import { insertEvents, type NewEvent } from './repository.js';
-import { DEFAULT_SPEED_LIMIT_KMH } from './rules/speeding.js';
-import type { Observation } from './rules/types.js';
 import type { EventListener, EventPosition, StoredEvent } from './types.js';
 
 /** What a message without a fix said (an alarm), as the ingest path hands it in. */

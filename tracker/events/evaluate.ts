@@ -8,13 +8,13 @@
 // judged on every record, late ones too: a panic is reported whenever it arrives. Records more
 // than FUTURE_TOLERANCE_MS ahead of the tracker's clock are not judged either, or a device with a
 // wrong clock would make every later record look late.
-import { customRule, type ActiveRule, type CustomRuleState } from './rules/custom.js';
-import { fuelRule, type FuelSettings, type FuelState } from './rules/fuel.js';
-import { geofenceRule, type ActiveGeofence, type GeofenceState } from './rules/geofences.js';
-import { maintenanceRule, type MaintenanceSettings, type MaintenanceState } from './rules/maintenance.js';
-import { sosRule, type SosState } from './rules/sos.js';
-import { speedingRule, type SpeedingState } from './rules/speeding.js';
-import type { Draft, Observation } from './rules/types.js';
+import { customRule, type ActiveRule, type CustomRuleState } from './evaluators/custom.js';
+import { fuelRule, type FuelSettings, type FuelState } from './evaluators/fuel.js';
+import { geofenceRule, type ActiveGeofence, type GeofenceState } from './evaluators/geofences.js';
+import { maintenanceRule, type MaintenanceSettings, type MaintenanceState } from './evaluators/maintenance.js';
+import { sosRule, type SosState } from './evaluators/sos.js';
+import { speedingRule, type SpeedingState } from './evaluators/speeding.js';
+import type { Draft, Observation } from './evaluators/types.js';
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 

@@ -1,6 +1,7 @@
 // The events the tracker raises (the spec's Events table) and the shape in which they leave the
 // engine: written in the same transaction as the positions that caused them, then handed to the
 // listeners of that transaction (outbound webhooks enqueue their deliveries there).
+import type { Severity } from '../alerts/repository.js';
 import type { Queryable } from '../storage/db.js';
 
 export const EVENT_TYPES = [
@@ -17,7 +18,8 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type Severity = 'critical' | 'warning' | 'info';
+// The severity of the alert an event opens; alerts/ defines it, so custom rules name it without events/.
+export type { Severity };
 
 /** The position an event was judged on, in the public API's units (km/h, degrees from north). */
 export interface EventPosition {

@@ -3,7 +3,7 @@
 import { isForeignKeyViolation } from '../../shared/db-errors.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { bumpRulesVersion } from '../events/account-inputs.js';
+import { bumpRulesVersion } from '../accounts/repository.js';
 import type { Db, Queryable } from '../storage/db.js';
 import type { Shape } from './shape.js';
 

@@ -10,8 +10,8 @@ import { kindOf } from '../records/kinds.js';
 import { insertRecord } from '../records/repository.js';
 import type { Db, Queryable } from '../storage/db.js';
 import { insertCall } from './calls.js';
+import type { InboundWebhook } from './repository.js';
 import { findRemembered, remember, type Remembered } from './idempotency.js';
-import type { InboundWebhook } from './webhooks.js';
 
 export interface InboundCallIn {
   body: Record<string, unknown>;

@@ -1,4 +1,5 @@
-// The per-webhook call log: every call a webhook received, accepted or refused, without its secret.
+// The call log of each inbound webhook: every call it received, accepted or refused, without its
+// secret.
 // Bounded: entries older than INBOUND_LOG_RETENTION_DAYS go, and each webhook keeps at most its
 // INBOUND_LOG_MAX_CALLS newest entries, counted apart for calls refused as unauthorised (wrong
 // secret), so a flood of those cannot push the webhook's real calls out of its log.

@@ -1,4 +1,4 @@
-// Idempotency-Key: the first response given to a key is remembered per webhook for 24 hours and
+// Idempotency-Key: the first response given to a key is remembered per inbound webhook for 24 hours and
 // given again to every later call with that key. The table's primary key (webhook, key) is what
 // lets concurrent retries create exactly one record: the second insert waits for the first
 // transaction and then finds the key taken.

@@ -1,5 +1,5 @@
 // The inbound call (POST /api/inbound/{webhookId}?secret=…, receiveInboundCall in the route
-// catalogue): outside systems create records in the webhook's account.
+// catalogue): outside systems create records in the inbound webhook's account.
 // The secret is checked before anything else, and an unknown id gets the same 401 in the same time
 // as a wrong secret. Every call is logged for the webhook's owner, never with its secret.
 import type { Request, RequestHandler } from 'express';
@@ -10,8 +10,8 @@ import type { TrackerContext } from '../context.js';
 import { accept } from './accept.js';
 import { isJsonType, isStorable, parseJson, readBody, requireStorableObject } from './body.js';
 import { insertCall, type NewCall } from './calls.js';
+import { findInboundWebhookForCall } from './repository.js';
 import { secretMatches } from './secret.js';
-import { findWebhookForCall } from './webhooks.js';
 
 const UNAUTHORIZED = new ApiError('unauthorized', 'unknown webhook or wrong secret');
 /** Refused calls keep their body in the log up to this size, to show the sender what was wrong. */
@@ -46,7 +46,7 @@ export function inboundHandler(ctx: TrackerContext): RequestHandler {
   return async function inboundCall(req, res) {
     const receivedAt = new Date();
     const webhookId = req.params.webhookId as string;
-    const webhook = await findWebhookForCall(ctx.db, webhookId);
+    const webhook = await findInboundWebhookForCall(ctx.db, webhookId);
     const secret = typeof req.query.secret === 'string' ? req.query.secret : '';
     const entry: Omit<NewCall, 'status' | 'error'> = {
       webhookId,

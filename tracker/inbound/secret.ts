@@ -1,4 +1,4 @@
-// Webhook secrets: 32 random bytes (base64url), shown once and kept only as their SHA-256. A slow
+// Inbound webhook secrets: 32 random bytes (base64url), shown once and kept only as their SHA-256. A slow
 // password hash buys nothing for a 256-bit random value: no one can guess it, with or without the
 // hash. Checking costs the same whether the webhook exists or not.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -4,9 +4,9 @@
 // hostile peer closed. A second connection for a device already connected here is settled by
 // DEVICE_TAKEOVER.
 import type { Socket } from 'node:net';
-import type { DecodeResult, Framer, Protocol, ProtocolSession } from '../protocols/types.js';
+import type { DecodeResult, Framer, Protocol, ProtocolState } from '../protocols/types.js';
+import type { LiveConnection } from './connections.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps, type Speaker } from './pipeline.js';
-import type { LiveConnection } from './sessions.js';
 
 export interface ConnectionDeps extends PipelineDeps {
   crcStrict: boolean;
@@ -39,7 +39,7 @@ export interface DeviceConnection {
 
 export function handleConnection(socket: Socket, candidates: Protocol[], deps: ConnectionDeps): DeviceConnection {
   deps.stats.connections++;
-  const session: ProtocolSession = { state: {} };
+  const protocolState: ProtocolState = { state: {} };
   let protocol: Protocol | null = candidates.length === 1 ? candidates[0]! : null;
   let framer: Framer | null = protocol ? protocol.createFramer(deps.maxFrameBytes) : null;
   let head = Buffer.alloc(0);
@@ -73,7 +73,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     closed = true;
     clearTimeout(loginDeadline);
     deps.stats.connections--;
-    if (deviceId) void deps.sessions.detach(deviceId, live);
+    if (deviceId) void deps.connections.detach(deviceId, live);
   });
 
   socket.on('data', (chunk: Buffer) => {
@@ -121,14 +121,14 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
   async function handleFrame(frame: Buffer): Promise<void> {
     let result: DecodeResult;
     try {
-      result = protocol!.decode(frame, session);
+      result = protocol!.decode(frame, protocolState);
       deps.stats.framesDecoded++;
     } catch (err) {
       deps.stats.countDecodeError(protocol!.name);
       deps.logger.debug({ err, protocol: protocol!.name }, 'frame could not be decoded');
       return;
     }
-    if (result.identity !== undefined && result.identity !== session.identity) {
+    if (result.identity !== undefined && result.identity !== protocolState.identity) {
       if (!(await admit(result.identity))) return;
     }
     if (!deviceId) return; // nothing is accepted before the device has identified itself
@@ -151,7 +151,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
   async function admit(identity: string): Promise<boolean> {
     const device = await identify(deps, protocol!.name, identity);
     if (!device) {
-      const refusal = protocol!.rejectIdentity(session);
+      const refusal = protocol!.rejectIdentity(protocolState);
       if (refusal) socket.end(refusal);
       else socket.destroy();
       closed = true;
@@ -167,7 +167,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       closed = true;
       return false;
     }
-    session.identity = identity;
+    protocolState.identity = identity;
     deviceId = device.id;
     clearTimeout(loginDeadline);
     socket.setTimeout(deps.idleTimeoutMs);

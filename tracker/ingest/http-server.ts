@@ -12,8 +12,8 @@ import { closeServer } from '../../shared/http.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
 import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
+import type { LiveConnection } from './connections.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps } from './pipeline.js';
-import type { LiveConnection } from './sessions.js';
 
 const MAX_BODY = 64 * 1024;
 
@@ -100,7 +100,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     const conn: LiveConnection = { protocol: protocol.name, write: null, close: forget };
     const timer = setTimeout(() => {
       forget();
-      void deps.sessions.detach(deviceId, conn);
+      void deps.connections.detach(deviceId, conn);
     }, deps.idleTimeoutMs).unref();
     online.set(deviceId, { conn, timer });
     void speakFor(deps, deviceId, { conn, remoteAddress });

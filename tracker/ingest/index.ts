@@ -1,18 +1,19 @@
 // The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
-// ingest judged for events in its own transactions, device sessions and command delivery,
+// ingest judged for events in its own transactions, device connections and command delivery,
 // started and stopped together.
+import type { DeviceLinks } from '../commands/device-links.js';
+import type { CommandDispatcher } from '../commands/dispatcher.js';
 import type { TrackerContext } from '../context.js';
-import { CommandDispatcher } from '../commands/dispatcher.js';
 import { EventEngine } from '../events/engine.js';
 import type { EventListener } from '../events/types.js';
-import { exposeIngest } from '../metrics.js';
 import { osmand } from '../protocols/osmand/index.js';
 import { PROTOCOLS } from '../protocols/registry.js';
 import { PositionBatcher } from './batcher.js';
 import type { ConnectionDeps } from './connection.js';
+import { DeviceConnections } from './connections.js';
 import { startDeviceServers, type Listener } from './device-server.js';
 import { startHttpReportServer } from './http-server.js';
-import { DeviceSessions } from './sessions.js';
+import { exposeIngest } from './metrics.js';
 import { IngestStats } from './stats.js';
 
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -29,16 +30,20 @@ export interface Ingest {
   close(deadline: number): Promise<void>;
 }
 
-/** `onEvents`: the listeners every stored event is handed to, in its transaction. */
-export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[] = []): Promise<Ingest> {
+/**
+ * `onEvents`: the listeners every stored event is handed to, in its transaction. `dispatcherFor`:
+ * the command dispatcher the composition wires to this process's device connections; ingest starts
+ * and stops it and hands it what devices answer.
+ */
+export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[], dispatcherFor: (links: DeviceLinks) => CommandDispatcher): Promise<Ingest> {
   const { config, db, logger } = ctx;
   const events = new EventEngine(onEvents);
-  const sessions = new DeviceSessions(db, logger, events);
-  const dispatcher = new CommandDispatcher(db, sessions, logger, ctx.metrics.commands);
+  const connections = new DeviceConnections(db, logger, events);
+  const dispatcher = dispatcherFor(connections);
   const deps: ConnectionDeps = {
     db,
     logger,
-    sessions,
+    connections,
     dispatcher,
     batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports), {
       maxDelayMs: 20,
@@ -70,7 +75,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   const offlineSweep = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    sessions
+    connections
       .announceOffline(config.DEVICE_OFFLINE_GRACE_SECONDS)
       .catch((err: unknown) => logger.error({ err }, 'announcing offline devices failed'))
       .finally(() => (sweeping = false));
@@ -92,7 +97,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
       await osmandClosed;
       await deps.batcher.flush(); // positions of connections cut at the deadline: stored, never ACKed
       await dispatcher.stop();
-      await sessions.settled(); // their offline records, before the database closes
+      await connections.settled(); // their offline records, before the database closes
     },
   };
 }

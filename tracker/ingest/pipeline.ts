@@ -13,15 +13,15 @@ import type { Telemetry } from '../positions/telemetry.js';
 import type { DecodedPosition } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
+import type { DeviceConnections, LiveConnection } from './connections.js';
 import { screen, type Screened } from './refusals.js';
-import type { DeviceSessions, LiveConnection } from './sessions.js';
 import type { IngestStats } from './stats.js';
 
 export interface PipelineDeps {
   db: Db;
   logger: Logger;
   batcher: PositionBatcher;
-  sessions: DeviceSessions;
+  connections: DeviceConnections;
   dispatcher: CommandDispatcher;
   stats: IngestStats;
   /** What the plausibility check accepts (POSITION_EARLIEST_TIME, POSITION_MAX_FUTURE). */
@@ -58,7 +58,7 @@ export async function identify(deps: PipelineDeps, protocol: string, identity: s
 }
 
 export function standing(deps: PipelineDeps, deviceId: string, speaker: Speaker): Standing {
-  const current = deps.sessions.get(deviceId);
+  const current = deps.connections.get(deviceId);
   if (current === undefined || current === speaker.conn) return 'speaks';
   if (deps.takeover === 'newer') return 'second';
   deps.stats.countTakeover('older');
@@ -68,7 +68,7 @@ export function standing(deps: PipelineDeps, deviceId: string, speaker: Speaker)
 
 /** The speaker now speaks for the device (and gets its commands); one it replaces is closed. */
 export async function speakFor(deps: PipelineDeps, deviceId: string, speaker: Speaker): Promise<void> {
-  if (!(await deps.sessions.attach(deviceId, speaker.conn.protocol, speaker.conn))) return;
+  if (!(await deps.connections.attach(deviceId, speaker.conn.protocol, speaker.conn))) return;
   deps.stats.countTakeover('newer');
   deps.logger.warn({ deviceId, protocol: speaker.conn.protocol, remoteAddress: speaker.remoteAddress }, 'device connection taken over by a newer one');
 }
@@ -88,7 +88,7 @@ export async function store(deps: PipelineDeps, deviceId: string, screened: Scre
 
 /** A command reply counts only from the speaker that speaks for the device (it got the command). */
 export async function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, reply: string | undefined, positions: DecodedPosition[]): Promise<void> {
-  if (reply === undefined || deps.sessions.get(deviceId) !== speaker.conn) return;
+  if (reply === undefined || deps.connections.get(deviceId) !== speaker.conn) return;
   const p = positions[0];
   const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
   await deps.dispatcher.replied(deviceId, reply, position);

@@ -1,7 +1,7 @@
 // Bounds-checked big-endian reader. Running past the end throws Truncated, which each
 // decoder catches at its top level: a short frame then yields an empty result instead of
 // a crash or a half-filled position.
-import type { DecodeResult, ProtocolSession } from './types.js';
+import type { DecodeResult, ProtocolState } from './types.js';
 
 export class Truncated extends Error {
   constructor() {
@@ -13,7 +13,7 @@ export class Truncated extends Error {
 export const TRUNCATED = new Truncated();
 
 /** Wraps a frame decoder so a frame cut short yields an empty result instead of an exception. */
-export function emptyWhenTruncated(decodeFrame: (frame: Buffer) => DecodeResult): (frame: Buffer, session: ProtocolSession) => DecodeResult {
+export function emptyWhenTruncated(decodeFrame: (frame: Buffer) => DecodeResult): (frame: Buffer, conn: ProtocolState) => DecodeResult {
   return (frame) => {
     try {
       return decodeFrame(frame);

@@ -23,7 +23,7 @@ export interface DecodedPosition {
 }
 
 /** Per-connection state a decoder may read and update (for example the IMEI after login). */
-export interface ProtocolSession {
+export interface ProtocolState {
   /** Device identifier (IMEI or the protocol's id) once known. */
   identity?: string;
   /** Free-form per-protocol state (serial numbers, codec, time zone…). */
@@ -79,9 +79,9 @@ export interface Protocol {
   /** True when the first bytes of a connection belong to this protocol (device port autodetect). */
   detect(firstBytes: Buffer): boolean;
   createFramer(maxFrameBytes: number): Framer;
-  decode(frame: Buffer, session: ProtocolSession): DecodeResult;
+  decode(frame: Buffer, conn: ProtocolState): DecodeResult;
   /** Bytes that refuse an unknown identity the way the protocol expects, or null to just close. */
-  rejectIdentity(session: ProtocolSession): Buffer | null;
+  rejectIdentity(conn: ProtocolState): Buffer | null;
 }
 
 /**

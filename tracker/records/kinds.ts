@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import type { IdPrefix } from '../../shared/ids.js';
 import type { InboundAction } from '../../shared/inbound.js';
-import { Expense, ExpenseInput, Incident, IncidentInput, UnitNote, UnitNoteInput, WorkOrder, WorkOrderInput } from '../api/record-schemas.js';
+import { Expense, ExpenseInput, Incident, IncidentInput, UnitNote, UnitNoteInput, WorkOrder, WorkOrderInput } from './schemas.js';
 
 export interface Field {
   /** The name in calls and in the read API. */

@@ -2,11 +2,11 @@
 // advisory lock held on one connection. PGlite has a single process, so nothing to exclude.
 import type { Db, Queryable } from './db.js';
 
-export type Session = Queryable & { exec(script: string): Promise<void> };
+export type DbSession = Queryable & { exec(script: string): Promise<void> };
 
 export const LOCKS = { migrations: 724_190_001, partitions: 724_190_002 } as const;
 
-export function withAdvisoryLock<T>(db: Db, key: number, fn: (session: Session) => Promise<T>): Promise<T> {
+export function withAdvisoryLock<T>(db: Db, key: number, fn: (session: DbSession) => Promise<T>): Promise<T> {
   return db.withSession(async (session) => {
     if (db.kind === 'postgres') await session.query('SELECT pg_advisory_lock($1)', [key]);
     try {

@@ -1,6 +1,6 @@
 // Monthly partitions of the positions table: created ahead of time, dropped past the retention.
 import type { Db } from './db.js';
-import { LOCKS, withAdvisoryLock, type Session } from './lock.js';
+import { LOCKS, withAdvisoryLock, type DbSession } from './lock.js';
 
 const MONTHS_AHEAD = 2;
 
@@ -12,7 +12,7 @@ export function maintainPartitions(db: Db, retentionDays: number, now = new Date
   return withAdvisoryLock(db, LOCKS.partitions, (session) => maintain(session, retentionDays, now));
 }
 
-async function maintain(db: Session, retentionDays: number, now: Date): Promise<{ created: string[]; dropped: string[] }> {
+async function maintain(db: DbSession, retentionDays: number, now: Date): Promise<{ created: string[]; dropped: string[] }> {
   const oldest = monthStart(new Date(now.getTime() - retentionDays * 86_400_000));
   const existing = new Set(
     (await db.query<{ name: string }>(

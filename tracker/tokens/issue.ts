@@ -2,7 +2,7 @@
 // limits are counted per token, so an account holds at most MAX_TOKENS_PER_ACCOUNT active
 // (unrevoked) tokens: it cannot multiply its limits by making more.
 import type { KeyObject } from 'node:crypto';
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Scope } from '../../shared/scopes.js';
@@ -10,7 +10,7 @@ import { signToken } from '../../shared/tokens.js';
 import type { Db } from '../storage/db.js';
 import { countActiveTokens, insertToken, type TokenRecord } from './repository.js';
 
-export type TokenSettings = Pick<Config, 'MAX_TOKENS_PER_ACCOUNT'>;
+export type TokenSettings = Pick<TrackerConfig, 'MAX_TOKENS_PER_ACCOUNT'>;
 
 export async function issueToken(
   db: Db,

@@ -1,8 +1,9 @@
-// What an account's owner (in the dashboard) or the operator (with the CLI) does with an endpoint
-// beyond reading it: add one (the URL checked against the target settings, a new secret made and
-// returned this once) and send it a signed test message, logged like a delivery attempt.
+// What an account's owner (in the dashboard) or the operator (with the CLI) does with an outbound
+// webhook endpoint beyond reading it: add one (the URL checked against the target settings, a new
+// secret made and returned this once) and send it a signed test message, logged like a delivery
+// attempt.
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
 import { recordTestAttempt } from './deliveries.js';
 import { endpointSecret, insertEndpoint, type Endpoint } from './endpoints.js';
@@ -12,7 +13,7 @@ import { testPayload, type PayloadDevice } from './payload.js';
 import { newSecret, signatureHeaders } from './signing.js';
 import { checkWebhookUrl } from './url.js';
 
-export type TargetConfig = Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>;
+export type TargetConfig = Pick<TrackerConfig, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>;
 
 /** Adds an endpoint; a URL delivery would refuse is a bad_request naming the problem. */
 export async function addEndpoint(db: Queryable, config: TargetConfig, e: { accountId: string; url: string; events: string[]; format: Format }): Promise<{ endpoint: Endpoint; secret: string }> {

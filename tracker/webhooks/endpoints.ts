@@ -1,4 +1,4 @@
-// Webhook endpoints: the URLs an account's events are delivered to. The secret is read only to sign
+// Outbound webhook endpoints: the URLs an account's events are delivered to. The secret is read only to sign
 // (and returned once, at creation); listings never carry it.
 import { newId } from '../../shared/ids.js';
 import type { Queryable } from '../storage/db.js';

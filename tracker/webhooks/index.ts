@@ -1,7 +1,7 @@
 // Outbound webhooks in a running tracker: the delivery worker, with its sender, started and
 // stopped with the process. (Deliveries are enqueued by enqueueDeliveries in outbox.ts, an event
 // listener run in the transaction that stores the events.)
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import type { TrackerContext } from '../context.js';
 import { WebhookSender } from './sender.js';
 import { WebhookWorker } from './worker.js';
@@ -13,7 +13,7 @@ export interface Webhooks {
 }
 
 /** A sender obeying the target settings; `timeoutMs` shortens its 15 s wait for an answer. */
-export function webhookSender(config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>, timeoutMs?: number): WebhookSender {
+export function webhookSender(config: Pick<TrackerConfig, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE'>, timeoutMs?: number): WebhookSender {
   return new WebhookSender({ allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, ...(timeoutMs ? { timeoutMs } : {}) });
 }
 

@@ -1,4 +1,4 @@
-// The standard webhook payload: what integrators receive for each event (chat formats are rendered
+// The standard outbound webhook payload: what integrators receive for each event (chat formats are rendered
 // from it). Fixed when the event is stored, so a later rename of the device does not rewrite history.
 import type { EventPosition, Severity, StoredEvent } from '../events/types.js';
 

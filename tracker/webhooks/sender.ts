@@ -1,4 +1,4 @@
-// One HTTP attempt of a webhook: POST with got, 15 s for the whole exchange, redirects not followed,
+// One HTTP attempt of an outbound webhook: POST with got, 15 s for the whole exchange, redirects not followed,
 // no retries of its own (the outbox retries), and at most a small piece of the response read.
 // Connections go through agents whose DNS lookup refuses forbidden addresses (see ssrf.ts).
 import { Agent as HttpAgent } from 'node:http';

@@ -1,4 +1,4 @@
-// Webhook signatures in the Standard Webhooks scheme (standardwebhooks.com), so receivers verify
+// Outbound webhook signatures in the Standard Webhooks scheme (standardwebhooks.com), so receivers verify
 // with off-the-shelf libraries: HMAC-SHA256 over "<id>.<timestamp>.<body>", keyed with the bytes
 // of the secret after its whsec_ prefix, sent as "v1,<base64>".
 import { createHmac, randomBytes } from 'node:crypto';

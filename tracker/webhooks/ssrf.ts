@@ -1,4 +1,4 @@
-// Where webhooks may go. Account owners choose the URLs, so a URL must not reach the tracker's own
+// Where outbound webhooks may go. Account owners choose the URLs, so a URL must not reach the tracker's own
 // network: loopback, private, shared (CGNAT), link-local, unspecified, multicast or cloud metadata
 // addresses are refused. The check runs on the address actually connected to (the agents' DNS
 // lookup, and IP literals, which skip DNS), so a name that resolves elsewhere later cannot slip by.

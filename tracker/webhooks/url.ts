@@ -1,4 +1,4 @@
-// Checking a webhook URL when it is configured, so the operator hears at once what delivery would
+// Checking an outbound webhook URL when it is configured, so the operator hears at once what delivery would
 // refuse anyway (the connect-time checks in ssrf.ts stay the guard).
 import { isIP } from 'node:net';
 import { ApiError } from '../../shared/errors.js';

@@ -1,6 +1,6 @@
 // Password hashing: scrypt with the parameters stored in the hash, salted, compared in constant time.
 import { describe, expect, test } from '@jest/globals';
-import { hashPassword, newPassword, verifyNothing, verifyPassword } from '../../../tracker/dashboard/passwords.js';
+import { hashPassword, newPassword, verifyNothing, verifyPassword } from '../../../tracker/users/passwords.js';
 
 describe('passwords', () => {
   test('a hash names its parameters, is salted, and verifies only the right password', async () => {

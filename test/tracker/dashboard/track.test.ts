@@ -1,9 +1,9 @@
 // Loading a track: only the device's valid fixes in the period, oldest first, thinned evenly to at
 // most the given number of points while keeping the first and the last.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { parseConfig } from '../../../shared/config.js';
 import { generateKeyPairSync } from 'node:crypto';
-import { runCommand } from '../../../tracker/admin/commands.js';
+import { parseConfig } from '../../../shared/config.js';
+import { runVerb } from '../../../tracker/admin/verbs.js';
 import { loadTrack } from '../../../tracker/dashboard/track.js';
 import { insertPositions } from '../../../tracker/positions/repository.js';
 import type { Db } from '../../../tracker/storage/db.js';
@@ -22,9 +22,9 @@ describe.each(ENGINES)('loadTrack on %s', (engine) => {
   beforeAll(async () => {
     ({ db, close } = await openTestDb(engine));
     const ctx = { db, privateKey, config: parseConfig({}) };
-    const account = ((await runCommand(ctx, 'accounts create', { name: 'Fleet' })) as { id: string }).id;
-    device = ((await runCommand(ctx, 'devices add', { account, imei: '359633100008001', name: 'A' })) as { id: string }).id;
-    other = ((await runCommand(ctx, 'devices add', { account, imei: '359633100008002', name: 'B' })) as { id: string }).id;
+    const account = ((await runVerb(ctx, 'accounts create', { name: 'Fleet' })) as { id: string }).id;
+    device = ((await runVerb(ctx, 'devices add', { account, imei: '359633100008001', name: 'A' })) as { id: string }).id;
+    other = ((await runVerb(ctx, 'devices add', { account, imei: '359633100008002', name: 'B' })) as { id: string }).id;
     // 5,000 valid fixes every 20 s, an invalid one between the first two, and another device's fixes.
     await insertPositions(db, Array.from({ length: 5000 }, (_, i) => ({ deviceId: device, position: fix(i * 2) })));
     await insertPositions(db, [{ deviceId: device, position: { ...fix(1, false), lat: 0, lng: 0 } }]);

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { parseConfig } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
-import { digest } from '../../../tracker/dashboard/secrets.js';
-import { findUserByLink } from '../../../tracker/dashboard/users.js';
-import { openDb } from '../../../tracker/storage/open.js';
 import { startTracker } from '../../../tracker/server.js';
+import { openDb } from '../../../tracker/storage/open.js';
+import { findUserByLink } from '../../../tracker/users/repository.js';
+import { digest } from '../../../tracker/users/secrets.js';
 import { runCli } from '../../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/databases.js';
 import { freePort } from '../../helpers/ports.js';

@@ -1,8 +1,8 @@
 // What accounts may write as rule inputs: geofence shapes and rule conditions, checked as tables.
 import { describe, expect, it } from '@jest/globals';
+import { conditionHolds, conditionProblem } from '../../../tracker/custom-rules/condition.js';
+import { TimeWindow, windowMatcher } from '../../../tracker/custom-rules/time-window.js';
 import { Shape, containsFn } from '../../../tracker/geofences/shape.js';
-import { conditionHolds, conditionProblem } from '../../../tracker/rules/condition.js';
-import { TimeWindow, windowMatcher } from '../../../tracker/rules/time-window.js';
 
 const p = (lat: number, lng: number) => ({ lat, lng });
 const square = [p(0, 0), p(0, 1), p(1, 1), p(1, 0), p(0, 0)];

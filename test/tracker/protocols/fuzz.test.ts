@@ -107,20 +107,20 @@ function checkResult(r: DecodeResult): void {
 describe.each(Object.entries(seeds))('%s fuzz', (name, { protocol, frames }) => {
   it(`survives ${ITERATIONS} mutated and random frames`, () => {
     const rand = prng(0xc0ffee ^ name.length);
-    const session = { state: {} };
+    const protocolState = { state: {} };
     let framer = protocol.createFramer(1024);
     let decoded = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       const input = rand() < 0.1 ? randomBytes(rand, Math.floor(rand() * 200)) : mutate(rand, frames);
       // Straight to the decoder, as if the framer had let it through…
-      checkResult(protocol.decode(input, session));
+      checkResult(protocol.decode(input, protocolState));
       // …and through the framer in random chunks.
       let at = 0;
       while (at < input.length) {
         const size = 1 + Math.floor(rand() * input.length);
         for (const frame of framer.push(input.subarray(at, at + size))) {
           if (frame.length > 1024) throw new Error(`frame of ${frame.length} bytes passed the cap`);
-          checkResult(protocol.decode(frame, session));
+          checkResult(protocol.decode(frame, protocolState));
           decoded++;
         }
         at += size;

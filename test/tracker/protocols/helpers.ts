@@ -1,7 +1,7 @@
-// Shared test helpers: a fresh session and a deterministic PRNG for fuzzing.
-import type { ProtocolSession } from '../../../tracker/protocols/types.js';
+// Shared test helpers: a fresh protocol state and a deterministic PRNG for fuzzing.
+import type { ProtocolState } from '../../../tracker/protocols/types.js';
 
-export function session(identity?: string): ProtocolSession {
+export function protocolState(identity?: string): ProtocolState {
   return identity ? { identity, state: {} } : { state: {} };
 }
 

@@ -2,7 +2,6 @@
 // device builders checked against the real decoders: each hostile report decodes (it is well-formed)
 // and the check refuses it for the reason it was built for.
 import { describe, expect, test } from '@jest/globals';
-import { hostileGt06, hostileH02, hostileOsmAnd, hostileTeltonika, HOSTILE_KINDS, sensibleFix } from '../../helpers/hostile-device.js';
 import { implausible, plausibleTelemetry, type PlausibleLimits } from '../../../tracker/positions/plausible.js';
 import type { Telemetry } from '../../../tracker/positions/telemetry.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
@@ -10,7 +9,8 @@ import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { decodeOsmAnd } from '../../../tracker/protocols/osmand/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { DecodedPosition } from '../../../tracker/protocols/types.js';
-import { session } from './helpers.js';
+import { hostileGt06, hostileH02, hostileOsmAnd, hostileTeltonika, HOSTILE_KINDS, sensibleFix } from '../../helpers/hostile-device.js';
+import { protocolState } from './helpers.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const limits: PlausibleLimits = { earliest: new Date('2000-01-01T00:00:00Z'), maxFutureMs: 86_400_000 };
@@ -61,15 +61,15 @@ describe('hostile device builders decode to the hostile value they were built fo
   const check = (positions: DecodedPosition[]) => positions.map((p) => implausible(p, limits));
 
   test('GT06', () => {
-    expect(check(gt06.decode(hostileGt06('time'), session('359633100000001')).positions)).toEqual(['time']);
+    expect(check(gt06.decode(hostileGt06('time'), protocolState('359633100000001')).positions)).toEqual(['time']);
   });
 
   test('Teltonika: one packet, sensible records first', () => {
-    expect(check(teltonika.decode(hostileTeltonika(HOSTILE_KINDS.teltonika, 2), session('359633100000001')).positions)).toEqual([null, null, ...HOSTILE_KINDS.teltonika]);
+    expect(check(teltonika.decode(hostileTeltonika(HOSTILE_KINDS.teltonika, 2), protocolState('359633100000001')).positions)).toEqual([null, null, ...HOSTILE_KINDS.teltonika]);
   });
 
   test.each(HOSTILE_KINDS.h02)('H02 %s', (kind) => {
-    expect(check(h02.decode(hostileH02('4210051415', kind), session()).positions)).toEqual([kind]);
+    expect(check(h02.decode(hostileH02('4210051415', kind), protocolState()).positions)).toEqual([kind]);
   });
 
   test.each(HOSTILE_KINDS.osmand)('OsmAnd %s: refused by the decoder or by the check', (kind) => {

@@ -9,7 +9,7 @@ import {
   teltonikaHandshake,
   teltonikaRecord,
 } from '../../../tracker/simulator/frames/teltonika.js';
-import { hex, session } from './helpers.js';
+import { hex, protocolState } from './helpers.js';
 
 // Examples published in Teltonika's "Codec" documentation.
 const CODEC8_EXAMPLE =
@@ -25,10 +25,10 @@ const fix = { time: new Date('2024-05-01T12:00:00.250Z'), lat: 54.6872, lng: 25.
 
 describe('Teltonika handshake', () => {
   it('IMEI becomes the identity; 01 accepts, 00 rejects', () => {
-    const r = teltonika.decode(teltonikaHandshake('356307042441013'), session());
+    const r = teltonika.decode(teltonikaHandshake('356307042441013'), protocolState());
     expect(r.identity).toBe('356307042441013');
     expect(r.reply).toEqual(Buffer.from([0x01]));
-    expect(teltonika.rejectIdentity(session())).toEqual(Buffer.from([0x00]));
+    expect(teltonika.rejectIdentity(protocolState())).toEqual(Buffer.from([0x00]));
   });
 
   it('autodetects the handshake', () => {
@@ -39,7 +39,7 @@ describe('Teltonika handshake', () => {
 
 describe('Teltonika AVL: documentation examples', () => {
   it('Codec 8: record, IO groups, count reply', () => {
-    const r = teltonika.decode(hex(CODEC8_EXAMPLE), session('x'));
+    const r = teltonika.decode(hex(CODEC8_EXAMPLE), protocolState('x'));
     expect(r.badChecksum).toBeUndefined();
     expect(r.positions).toHaveLength(1);
     const p = r.positions[0]!;
@@ -55,7 +55,7 @@ describe('Teltonika AVL: documentation examples', () => {
   });
 
   it('Codec 8 Extended: 2-byte ids and counts, 8-byte values', () => {
-    const r = teltonika.decode(hex(CODEC8E_EXAMPLE), session('x'));
+    const r = teltonika.decode(hex(CODEC8E_EXAMPLE), protocolState('x'));
     const p = r.positions[0]!;
     expect(p.deviceTime.toISOString()).toBe('2019-06-10T11:36:32.000Z');
     expect(p.attributes.io).toEqual({ 1: 1, 17: 29, 16: 22949000, 11: 893700218, 14: 500686954 });
@@ -64,7 +64,7 @@ describe('Teltonika AVL: documentation examples', () => {
   });
 
   it('Codec 16: 2-byte ids, generation type, two records', () => {
-    const r = teltonika.decode(hex(CODEC16_EXAMPLE), session('x'));
+    const r = teltonika.decode(hex(CODEC16_EXAMPLE), protocolState('x'));
     expect(r.badChecksum).toBeUndefined();
     expect(r.positions.map((p) => p.deviceTime.toISOString())).toEqual(['2019-07-10T12:06:54.000Z', '2019-07-10T12:06:55.000Z']);
     expect(r.positions[0]!.attributes).toMatchObject({ event: 11, io: { generationType: 5, 1: 0, 3: 0, 11: 39, 66: 22074 } });
@@ -73,7 +73,7 @@ describe('Teltonika AVL: documentation examples', () => {
   });
 
   it('Codec 12 response becomes a command reply', () => {
-    const r = teltonika.decode(hex(CODEC12_RESPONSE_EXAMPLE), session('x'));
+    const r = teltonika.decode(hex(CODEC12_RESPONSE_EXAMPLE), protocolState('x'));
     expect(r.commandReply).toMatch(/^INI:2019\/7\/22 7:22 RTC:2019\/7\/22 7:53 RST:2 ERR:1 .* MD:0$/);
     expect(r.positions).toHaveLength(0);
     expect(r.reply).toBeUndefined();
@@ -83,7 +83,7 @@ describe('Teltonika AVL: documentation examples', () => {
 describe('Teltonika AVL: simulator packets', () => {
   it('maps FMB IO elements to attributes in product units', () => {
     const packet = teltonikaAvl([teltonikaRecord(fix, { ignition: true, fuelLevel: 63, power: 12.6, batteryLevel: 90 })]);
-    const p = teltonika.decode(packet, session('x')).positions[0]!;
+    const p = teltonika.decode(packet, protocolState('x')).positions[0]!;
     expect(p.deviceTime.toISOString()).toBe('2024-05-01T12:00:00.250Z');
     expect(p.lat).toBeCloseTo(54.6872, 7);
     expect(p.lng).toBeCloseTo(25.2797, 7);
@@ -108,7 +108,7 @@ describe('Teltonika AVL: simulator packets', () => {
       { id: 21, value: 4, width: 1 as const },
       { id: 69, value: 1, width: 1 as const },
     ];
-    const p = teltonika.decode(teltonikaAvl([{ fix, io }], 0x8e), session('x')).positions[0]!;
+    const p = teltonika.decode(teltonikaAvl([{ fix, io }], 0x8e), protocolState('x')).positions[0]!;
     expect(p.attributes).toMatchObject({
       battery: 4.012,
       fuel: 45.5,
@@ -123,13 +123,13 @@ describe('Teltonika AVL: simulator packets', () => {
 
   it('Codec 8E variable-length IO stays raw (hex)', () => {
     const io = [{ id: 385, value: Buffer.from('0102030405', 'hex') }];
-    const p = teltonika.decode(teltonikaAvl([{ fix, io }], 0x8e), session('x')).positions[0]!;
+    const p = teltonika.decode(teltonikaAvl([{ fix, io }], 0x8e), protocolState('x')).positions[0]!;
     expect((p.attributes.io as Record<string, unknown>)[385]).toBe('0102030405');
   });
 
   it('panic priority is an SOS alarm; several records are counted in the reply', () => {
     const records = [teltonikaRecord(fix), teltonikaRecord({ ...fix, time: new Date('2024-05-01T12:00:05Z') }, { alarm: 'sos' })];
-    const r = teltonika.decode(teltonikaAvl(records), session('x'));
+    const r = teltonika.decode(teltonikaAvl(records), protocolState('x'));
     expect(r.positions).toHaveLength(2);
     expect(r.positions[0]!.attributes.alarm).toBeUndefined();
     expect(r.positions[1]!.attributes.alarm).toBe('sos');
@@ -138,13 +138,13 @@ describe('Teltonika AVL: simulator packets', () => {
 
   it('command response from the simulator', () => {
     const text = teltonikaGetGpsReply(fix);
-    expect(teltonika.decode(teltonikaCommandResponse(text), session('x')).commandReply).toBe(text);
+    expect(teltonika.decode(teltonikaCommandResponse(text), protocolState('x')).commandReply).toBe(text);
   });
 
   it('bad CRC is flagged but the data still decodes', () => {
     const packet = teltonikaAvl([teltonikaRecord(fix)]);
     packet[packet.length - 1] = packet[packet.length - 1]! ^ 0x01;
-    const r = teltonika.decode(packet, session('x'));
+    const r = teltonika.decode(packet, protocolState('x'));
     expect(r.badChecksum).toBe(true);
     expect(r.positions).toHaveLength(1);
   });
@@ -154,7 +154,7 @@ describe('Teltonika AVL: simulator packets', () => {
     const length = packet.readUInt32BE(4);
     const cut = Buffer.from(packet);
     cut.writeUInt32BE(length - 5, 4);
-    expect(teltonika.decode(cut.subarray(0, cut.length - 5), session('x')).positions).toHaveLength(0);
+    expect(teltonika.decode(cut.subarray(0, cut.length - 5), protocolState('x')).positions).toHaveLength(0);
   });
 
   it('fmbIo leaves out unknown state', () => {

@@ -4,14 +4,14 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import { acknowledgeAlert, listAlerts, type Alert, type AlertStatus } from '../../alerts/repository.js';
-import { decodeNumberedCursor } from '../../api/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices } from '../../devices/repository.js';
+import { decodeNumberedCursor } from '../../storage/paging.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
 import { deviceUrl } from './devices.js';
 
 const PAGE_SIZE = 50;
@@ -20,11 +20,11 @@ const Query = z.object({ status: z.enum(['open', 'acknowledged']).default('open'
 /** Alert ids are integers; anything else names no alert. */
 const ALERT_ID = /^[1-9][0-9]{0,14}$/;
 
-function acknowledgeButton(session: Session, a: Alert, device: string): Html {
+function acknowledgeButton(session: SignInSession, a: Alert, device: string): Html {
   return html`<form method="post" action="${BASE}/alerts/${a.id}/acknowledge">${csrfInput(session)}<button type="submit" class="button-secondary">Acknowledge<span class="visually-hidden"> ${a.type} alert of ${device}</span></button></form>`;
 }
 
-function alertTable(session: Session, alerts: Alert[], names: Map<string, string>, status: AlertStatus): Html {
+function alertTable(session: SignInSession, alerts: Alert[], names: Map<string, string>, status: AlertStatus): Html {
   if (alerts.length === 0) {
     return html`<div class="empty"><p><strong>No ${status} alerts.</strong></p><p>${
       status === 'open' ? 'Alerts appear here when a device reports an event that needs attention.' : 'Acknowledged alerts are listed here.'

@@ -4,16 +4,16 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { TrackerContext } from '../../context.js';
+import { countAttempt, countSetPassword, forgiveAttempt } from '../../users/login-limits.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, newPassword, verifyNothing, verifyPassword } from '../../users/passwords.js';
+import { email, findUserByEmail, findUserByLink, setPasswordByLink } from '../../users/repository.js';
+import { digest, randomSecret } from '../../users/secrets.js';
 import { clientAddress, cookie, overTls } from '../client.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { BASE, notice, page } from '../layout.js';
-import { countAttempt, countSetPassword, forgiveAttempt } from '../login-limits.js';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, newPassword, verifyNothing, verifyPassword } from '../passwords.js';
-import { digest, randomSecret } from '../secrets.js';
 import { safeNext, tokenMatches } from '../security.js';
-import { currentSession, startSession } from '../sessions.js';
-import { email, findUserByEmail, findUserByLink, setPasswordByLink } from '../users.js';
+import { currentSession, startSession } from '../session-cookie.js';
 
 const LOGIN_COOKIE = 'fleet_login';
 const HOME = `${BASE}/devices`;

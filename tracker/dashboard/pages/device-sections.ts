@@ -3,12 +3,12 @@
 // saves them all in one transaction. The settings the event rules use are checked by the API's
 // own field schemas, so the form and the API refuse the same values.
 import { z } from 'zod';
-import { DeviceSettingsPatch, Maintenance } from '../../api/metadata-schemas.js';
+import { ApiError } from '../../../shared/errors.js';
 import { deviceName, plate } from '../../devices/fields.js';
 import { updateDevice, type Device } from '../../devices/repository.js';
+import { DeviceSettingsPatch, Maintenance } from '../../devices/settings-schemas.js';
 import { deviceSettings, writeDeviceSettings } from '../../devices/settings.js';
 import { deviceDriver, findDriver, listDrivers, MAX_DRIVERS_PER_ACCOUNT, writeDriverAssignment } from '../../drivers/repository.js';
-import { ApiError } from '../../../shared/errors.js';
 import type { Queryable } from '../../storage/db.js';
 import { formNumber, type FieldSpec } from '../forms.js';
 

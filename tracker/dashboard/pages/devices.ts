@@ -7,11 +7,11 @@ import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
 import { clearReportKey, reportKeyHash, setReportKey } from '../../devices/report-key.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
 import { shownOnce } from '../shown-once.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 
@@ -49,7 +49,7 @@ function deviceTable(devices: Device[]): Html {
 </table>`;
 }
 
-function addForm(session: Session, values: Record<string, string>, errors: FormErrors): Html {
+function addForm(session: SignInSession, values: Record<string, string>, errors: FormErrors): Html {
   return html`<section aria-labelledby="add-device" class="panel">
   <h2 id="add-device">Add a device</h2>
   ${errorSummary(errors)}
@@ -86,7 +86,7 @@ const shownSections = (ctx: TrackerContext, device: Device): Promise<ShownSectio
   Promise.all(DEVICE_SECTIONS.map(async (s) => ({ legend: s.legend, fields: await s.fields(ctx.db, device) })));
 
 /** Set, replace or remove the key an OsmAnd phone must send; the key itself is never shown again. */
-function reportKeyPanel(session: Session, device: Device, keySet: boolean): Html {
+function reportKeyPanel(session: SignInSession, device: Device, keySet: boolean): Html {
   return html`<section aria-labelledby="report-key" class="panel">
   <h2 id="report-key">Report key (OsmAnd)</h2>
   <p>${keySet
@@ -100,7 +100,7 @@ function reportKeyPanel(session: Session, device: Device, keySet: boolean): Html
 </section>`;
 }
 
-function devicePage(session: Session, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null, keySet: boolean): string {
+function devicePage(session: SignInSession, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null, keySet: boolean): string {
   return page(
     { title: device.name, session, section: 'devices', notice: message, before: html`<p class="back"><a href="${BASE}/devices">← All devices</a></p>` },
     html`<dl class="facts">

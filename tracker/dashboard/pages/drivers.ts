@@ -3,17 +3,17 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
-import { DriverInput } from '../../api/metadata-schemas.js';
-import { createdCursorOf, decodeCreatedCursor } from '../../api/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices } from '../../devices/repository.js';
 import { createDriver, deleteDriver, findDriver, listDrivers, replaceDriver, type Driver } from '../../drivers/repository.js';
+import { DriverInput } from '../../drivers/schemas.js';
+import { createdCursorOf, decodeCreatedCursor } from '../../storage/paging.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { checkedBy, errorSummary, errorsOf, field, formText, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
 import { deviceUrl } from './devices.js';
 
 const PAGE_SIZE = 100;
@@ -62,7 +62,7 @@ function driverTable(drivers: Driver[], names: Map<string, string>): Html {
 </table>`;
 }
 
-function driverForm(session: Session, action: string, submit: string, { values, errors }: FormState): Html {
+function driverForm(session: SignInSession, action: string, submit: string, { values, errors }: FormState): Html {
   return html`${errorSummary(errors)}
   <form method="post" action="${action}" class="form" novalidate>
     ${csrfInput(session)}
@@ -95,7 +95,7 @@ ${next ? html`<p><a class="button button-secondary" href="${next}">More drivers<
   );
 }
 
-async function driverPage(ctx: TrackerContext, session: Session, d: Driver, form: FormState, message: Html | null): Promise<string> {
+async function driverPage(ctx: TrackerContext, session: SignInSession, d: Driver, form: FormState, message: Html | null): Promise<string> {
   return page(
     { title: d.name, session, section: 'drivers', notice: message, before: html`<p class="back"><a href="${BASE}/drivers">← All drivers</a></p>` },
     html`<dl class="facts">

@@ -3,19 +3,19 @@
 // geofence a rule uses cannot be deleted; the page names the rules.
 import { Router, type Response } from 'express';
 import { ApiError } from '../../../shared/errors.js';
-import { decodeCreatedCursor, createdCursorOf } from '../../api/paging.js';
 import type { TrackerContext } from '../../context.js';
+import { listRules, MAX_RULES_PER_ACCOUNT } from '../../custom-rules/repository.js';
 import { createGeofence, deleteGeofence, findGeofence, listGeofences, replaceGeofence, type Geofence } from '../../geofences/repository.js';
 import type { Shape } from '../../geofences/shape.js';
-import { listRules, MAX_RULES_PER_ACCOUNT } from '../../rules/repository.js';
+import { decodeCreatedCursor, createdCursorOf } from '../../storage/paging.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
+import { errorSummary, field, formValues, type FormErrors } from '../forms.js';
 import { geofenceFormValues, MAX_POINTS_TEXT, parseGeofenceForm } from '../geofence-form.js';
 import { shapeSvg } from '../geofence-svg.js';
-import { errorSummary, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
 
 const PAGE_SIZE = 100;
 const geofenceUrl = (id: string) => `${BASE}/geofences/${encodeURIComponent(id)}`;
@@ -50,7 +50,7 @@ function geofenceTable(geofences: Geofence[]): Html {
 </table>`;
 }
 
-function geofenceForm(session: Session, action: string, submit: string, { values, errors }: FormState): Html {
+function geofenceForm(session: SignInSession, action: string, submit: string, { values, errors }: FormState): Html {
   const radio = (value: 'circle' | 'polygon', label: string, hint: string) =>
     html`<div class="check"><input type="radio" id="shape-${value}" name="type" value="${value}"${values.type === value ? html` checked` : ''} aria-describedby="shape-${value}-help">
       <label for="shape-${value}">${label}</label> <span class="hint" id="shape-${value}-help">${hint}</span></div>`;
@@ -106,7 +106,7 @@ ${next ? html`<p><a class="button button-secondary" href="${next}">More geofence
   );
 }
 
-function geofencePage(session: Session, g: Geofence, form: FormState, message: Html | null): string {
+function geofencePage(session: SignInSession, g: Geofence, form: FormState, message: Html | null): string {
   return page(
     { title: g.name, session, section: 'geofences', notice: message, before: html`<p class="back"><a href="${BASE}/geofences">← All geofences</a></p>` },
     html`<figure class="track-figure">

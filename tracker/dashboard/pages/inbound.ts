@@ -7,12 +7,12 @@ import { INBOUND_ACTIONS, type InboundAction } from '../../../shared/inbound.js'
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { listCalls, type InboundCall } from '../../inbound/calls.js';
-import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks, type InboundWebhook } from '../../inbound/webhooks.js';
+import { createInboundWebhook, deleteInboundWebhook, findInboundWebhook, inboundUrl, listInboundWebhooks, type InboundWebhook } from '../../inbound/repository.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
 import { shownOnce } from '../shown-once.js';
 import { recordsUrl } from './records.js';
 
@@ -55,7 +55,7 @@ function webhookTable(ctx: TrackerContext, webhooks: (InboundWebhook & { lastCal
 </table>`;
 }
 
-function createForm(session: Session, values: Record<string, string>, errors: FormErrors): Html {
+function createForm(session: SignInSession, values: Record<string, string>, errors: FormErrors): Html {
   return html`<section aria-labelledby="new-inbound" class="panel">
   <h2 id="new-inbound">Create an inbound webhook</h2>
   ${errorSummary(errors)}
@@ -81,7 +81,7 @@ function createForm(session: Session, values: Record<string, string>, errors: Fo
 
 async function listPage(ctx: TrackerContext, res: Response, message: Html | null, form: { values: Record<string, string>; errors: FormErrors }): Promise<string> {
   const session = sessionOf(res);
-  const webhooks = await listWebhooks(ctx.db, session.accountId);
+  const webhooks = await listInboundWebhooks(ctx.db, session.accountId);
   return page({ title: 'Inbound webhooks', session, section: 'inbound', notice: message }, html`${webhookTable(ctx, webhooks)}${createForm(session, form.values, form.errors)}`);
 }
 
@@ -136,7 +136,7 @@ function callTable(calls: InboundCall[]): Html {
 }
 
 async function ownWebhook(ctx: TrackerContext, res: Response, id: string): Promise<InboundWebhook> {
-  return ownRecord(res, await findWebhook(ctx.db, id), 'There is no such inbound webhook in this account.');
+  return ownRecord(res, await findInboundWebhook(ctx.db, id), 'There is no such inbound webhook in this account.');
 }
 
 export function inboundPages(ctx: TrackerContext): Router {
@@ -151,7 +151,7 @@ export function inboundPages(ctx: TrackerContext): Router {
     const parsed = NewWebhook.safeParse(values);
     if (!parsed.success) return res.status(400).send(await listPage(ctx, res, null, { values, errors: errorsOf(parsed.error) }));
     const session = sessionOf(res);
-    const { webhook, secret } = await createWebhook(ctx.db, { accountId: session.accountId, ...parsed.data });
+    const { webhook, secret } = await createInboundWebhook(ctx.db, { accountId: session.accountId, ...parsed.data });
     req.log.info({ webhookId: webhook.id, accountId: session.accountId, userId: session.userId }, 'inbound webhook created in the dashboard');
     res.status(201).send(await listPage(ctx, res, createdNotice(webhook, inboundUrl(ctx.config.PUBLIC_BASE_URL, webhook.id), secret), { values: {}, errors: {} }));
   });
@@ -188,7 +188,7 @@ ${records ? html`<p><a class="button button-secondary" href="${records}">Records
   router.post('/inbound/:id/remove', async (req, res) => {
     const session = sessionOf(res);
     const w = await ownWebhook(ctx, res, req.params.id);
-    await deleteWebhook(ctx.db, w.id);
+    await deleteInboundWebhook(ctx.db, w.id);
     req.log.info({ webhookId: w.id, accountId: session.accountId, userId: session.userId }, 'inbound webhook removed in the dashboard');
     res.redirect(303, `${BASE}/inbound?removed=1`);
   });

@@ -5,16 +5,16 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import type { InboundAction } from '../../../shared/inbound.js';
-import { decodeCreatedCursor } from '../../api/paging.js';
 import type { TrackerContext } from '../../context.js';
 import { listDevices, type Device } from '../../devices/repository.js';
-import { listWebhooks } from '../../inbound/webhooks.js';
+import { listInboundWebhooks } from '../../inbound/repository.js';
 import { RECORD_KINDS, type Field, type RecordKind } from '../../records/kinds.js';
 import { listRecords, type StoredRecord } from '../../records/repository.js';
+import { decodeCreatedCursor } from '../../storage/paging.js';
 import { field } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, page, when } from '../layout.js';
-import { paged } from '../paging.js';
+import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
 import { deviceUrl, ownDevice } from './devices.js';
 
@@ -105,7 +105,7 @@ export function recordsPages(ctx: TrackerContext): Router {
       (c) => `${BASE}/records/${kind.path}?${new URLSearchParams({ ...(deviceId ? { deviceId } : {}), cursor: c }).toString()}`,
     );
     const devices = await listDevices(ctx.db, session.accountId);
-    const webhooks = new Map((await listWebhooks(ctx.db, session.accountId)).map((w) => [w.id, w.name]));
+    const webhooks = new Map((await listInboundWebhooks(ctx.db, session.accountId)).map((w) => [w.id, w.name]));
 
     res.send(
       page(

@@ -10,12 +10,12 @@ import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { issueToken } from '../../tokens/issue.js';
 import { findToken, listTokens, revokeToken, type TokenRecord } from '../../tokens/repository.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
-import type { Session } from '../sessions.js';
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: 'List units, positions and alerts',
@@ -31,7 +31,7 @@ const NewToken = z.object({
     .transform((list) => [...new Set(list)]),
 });
 
-function tokenTable(session: Session, tokens: TokenRecord[]): Html {
+function tokenTable(session: SignInSession, tokens: TokenRecord[]): Html {
   if (tokens.length === 0) {
     return html`<div class="empty"><p><strong>No API tokens yet.</strong></p><p>Create one below for each system that reads your fleet's data through the API.</p></div>`;
   }
@@ -56,7 +56,7 @@ function tokenTable(session: Session, tokens: TokenRecord[]): Html {
 </table>`;
 }
 
-function createForm(session: Session, values: { name?: string; scopes?: string[] }, errors: FormErrors): Html {
+function createForm(session: SignInSession, values: { name?: string; scopes?: string[] }, errors: FormErrors): Html {
   const chosen = new Set(values.scopes ?? ['read']);
   return html`<section aria-labelledby="new-token" class="panel">
   <h2 id="new-token">Create a token</h2>

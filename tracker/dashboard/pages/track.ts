@@ -2,14 +2,14 @@
 // are entered and shown in UTC.
 import { Router } from 'express';
 import { z } from 'zod';
-import { MAX_RANGE_DAYS } from '../../api/schemas.js';
 import type { TrackerContext } from '../../context.js';
+import { MAX_RANGE_DAYS } from '../../positions/range.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
-import { loadTrack } from '../track.js';
 import { trackSvg } from '../track-svg.js';
+import { loadTrack } from '../track.js';
 import { deviceUrl, ownDevice } from './devices.js';
 
 const DAY_MS = 86_400_000;

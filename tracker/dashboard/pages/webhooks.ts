@@ -7,6 +7,7 @@ import { ApiError } from '../../../shared/errors.js';
 import { requiredText } from '../../../shared/validation.js';
 import type { TrackerContext } from '../../context.js';
 import { EVENT_TYPES, type EventType } from '../../events/types.js';
+import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { addEndpoint, sendTestMessage, type TestOutcome } from '../../webhooks/actions.js';
 import { deliveryCounts, listAttempts, retryFailed, type Attempt } from '../../webhooks/deliveries.js';
 import { enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, type Endpoint } from '../../webhooks/endpoints.js';
@@ -16,7 +17,6 @@ import { errorSummary, errorsOf, field, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { ownRecord, sessionOf } from '../security.js';
-import type { Session } from '../sessions.js';
 import { shownOnce } from '../shown-once.js';
 
 /** The endpoint's page shows this many of its latest attempts. */
@@ -97,7 +97,7 @@ function endpointTable(endpoints: (Endpoint & { pending: number })[]): Html {
 </table>`;
 }
 
-function addForm(session: Session, { values, errors }: FormState): Html {
+function addForm(session: SignInSession, { values, errors }: FormState): Html {
   const chosen = new Set(values.events ?? []);
   const box = (value: string, label: string, hint: string) =>
     html`<div class="check"><input type="checkbox" id="event-${value === ALL ? 'all' : value}" name="events" value="${value}"${chosen.has(value) ? html` checked` : ''}>
@@ -179,7 +179,7 @@ const RETRY_WINDOWS = [
 ];
 const RetryWindow = z.coerce.number().refine((h) => RETRY_WINDOWS.some((w) => w.hours === h));
 
-function retryPanel(session: Session, e: Endpoint, failed: number): Html {
+function retryPanel(session: SignInSession, e: Endpoint, failed: number): Html {
   if (failed === 0) return html``;
   return html`<section aria-labelledby="retry-failed" class="panel">
   <h2 id="retry-failed">Retry failed deliveries</h2>
@@ -192,7 +192,7 @@ function retryPanel(session: Session, e: Endpoint, failed: number): Html {
 </section>`;
 }
 
-async function endpointPage(ctx: TrackerContext, session: Session, e: Endpoint, message: Html | null): Promise<string> {
+async function endpointPage(ctx: TrackerContext, session: SignInSession, e: Endpoint, message: Html | null): Promise<string> {
   const counts = await deliveryCounts(ctx.db, e.id);
   const attempts = await listAttempts(ctx.db, e.id, LOG_SIZE);
   const disabled =

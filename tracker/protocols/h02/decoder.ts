@@ -4,12 +4,12 @@
 // active-low: a cleared bit signals the condition.
 import { KNOTS_TO_KMH, utcDate } from '../reader.js';
 import type { Telemetry } from '../../positions/telemetry.js';
-import type { DecodedPosition, DecodeResult, ProtocolSession } from '../types.js';
+import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 
 /** Types that only report link health or cell data; they carry no GPS fix. */
 const HEARTBEATS = new Set(['XT', 'LINK', 'NBR', 'V3', 'HTBT']);
 
-export function decodeH02(frame: Buffer, _session: ProtocolSession): DecodeResult {
+export function decodeH02(frame: Buffer, _conn: ProtocolState): DecodeResult {
   if (frame[0] === 0x24) return decodeBinary(frame);
   if (frame[0] !== 0x2a || frame[frame.length - 1] !== 0x23) return { positions: [] };
   return decodeText(frame.toString('latin1', 1, frame.length - 1));

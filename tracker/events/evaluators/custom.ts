@@ -2,7 +2,7 @@
 // the rule is new, at the previous position) and fires again only after it has stopped holding.
 // A rule may also require the device to be inside a geofence (on a valid fix) and the moment to
 // fall in a time window; its severity is the rule's.
-import { conditionHolds, type Condition } from '../../rules/condition.js';
+import { conditionHolds, type Condition } from '../../custom-rules/condition.js';
 import type { Severity } from '../types.js';
 import type { ActiveGeofence } from './geofences.js';
 import type { Observation, Outcome } from './types.js';

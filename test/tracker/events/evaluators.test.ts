@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { compileInputs } from '../../../tracker/events/account-inputs.js';
 import { evaluateDevice, type DeviceInputs, type DeviceRuleState } from '../../../tracker/events/evaluate.js';
-import type { Observation } from '../../../tracker/events/rules/types.js';
+import type { Observation } from '../../../tracker/events/evaluators/types.js';
 import type { Telemetry } from '../../../tracker/positions/telemetry.js';
 
 const T0 = Date.parse('2026-11-21T08:00:00Z');

@@ -1,4 +1,4 @@
-// Random secrets for dashboard sessions and password links, and the digests that are stored
+// Random secrets for sign-in sessions and password links, and the digests that are stored
 // instead of them: a copy of the database does not let anyone sign in or set a password.
 import { createHash, randomBytes } from 'node:crypto';
 

@@ -1,27 +1,27 @@
-// The operator commands, shared by the CLI (direct or through the tracker's internal endpoint) and
-// the demo seed. Each validates its input with a schema and changes nothing on bad input; the rules
-// for a device's fields and the issuing of tokens live with devices/ and tokens/, where the
-// dashboard uses them too.
+// The operator CLI's verbs (named apart from the commands sent to devices, commands/), shared by the
+// CLI (direct or through the tracker's internal endpoint) and the demo seed. Each validates its
+// input with a schema and changes nothing on bad input; the rules for a device's fields and the
+// issuing of tokens live with devices/ and tokens/, where the dashboard uses them too.
 import { z } from 'zod';
-import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../shared/db-errors.js';
+import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shared/inbound.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { requiredText } from '../../shared/validation.js';
 import { createAccount } from '../accounts/repository.js';
-import { issuePasswordLink } from '../dashboard/password-links.js';
-import { createUser, email, findUserByEmail } from '../dashboard/users.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
 import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
 import { addDevice } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
-import { createWebhook, deleteWebhook, findWebhook, inboundUrl, listWebhooks } from '../inbound/webhooks.js';
+import { createInboundWebhook, deleteInboundWebhook, findInboundWebhook, inboundUrl, listInboundWebhooks } from '../inbound/repository.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
+import { issuePasswordLink } from '../users/password-links.js';
+import { createUser, email, findUserByEmail } from '../users/repository.js';
 import type { AdminContext } from './admin-context.js';
 import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
-import { webhookCommands } from './webhook-commands.js';
+import { webhookVerbs } from './webhook-verbs.js';
 
 const scopes = z
   .string({ error: `scopes are required (--scopes, from ${SCOPES.join(',')})` })
@@ -39,7 +39,7 @@ const action = z
   .string({ error: `action is required (--action, one of ${INBOUND_ACTIONS.join(', ')})` })
   .refine(isInboundAction, { error: (issue) => `unknown action "${String(issue.input)}": allowed actions are ${INBOUND_ACTIONS.join(', ')}` });
 
-export const commands = {
+export const verbs = {
   'accounts create': {
     input: z.object({ name: requiredText('account name (--name)', 200) }),
     async run(ctx: AdminContext, input: { name: string }) {
@@ -103,7 +103,7 @@ export const commands = {
     input: z.object({ account: accountId, action, name: requiredText('webhook name (--name)', 200).optional() }),
     async run(ctx: AdminContext, input: { account: string; action: InboundAction; name?: string | undefined }) {
       await requireAccount(ctx.db, input.account);
-      const { webhook: w, secret } = await createWebhook(ctx.db, { accountId: input.account, name: input.name ?? input.action, action: input.action });
+      const { webhook: w, secret } = await createInboundWebhook(ctx.db, { accountId: input.account, name: input.name ?? input.action, action: input.action });
       return { id: w.id, accountId: w.accountId, name: w.name, action: w.action, url: inboundUrl(ctx.config.PUBLIC_BASE_URL, w.id), secret, createdAt: w.createdAt };
     },
   },
@@ -111,14 +111,14 @@ export const commands = {
     input: z.object({ account: accountId }),
     async run(ctx: AdminContext, input: { account: string }) {
       await requireAccount(ctx.db, input.account);
-      const webhooks = await listWebhooks(ctx.db, input.account);
+      const webhooks = await listInboundWebhooks(ctx.db, input.account);
       return { webhooks: webhooks.map((w) => ({ ...w, url: inboundUrl(ctx.config.PUBLIC_BASE_URL, w.id) })) };
     },
   },
   'inbound remove': {
     input: z.object({ webhook: webhookId('inbound remove WEBHOOK_ID') }),
     async run(ctx: AdminContext, input: { webhook: string }) {
-      const removed = await deleteWebhook(ctx.db, input.webhook);
+      const removed = await deleteInboundWebhook(ctx.db, input.webhook);
       if (!removed) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
       return { id: removed.id, removed: true };
     },
@@ -129,7 +129,7 @@ export const commands = {
       limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(1000, LIMIT).default(50),
     }),
     async run(ctx: AdminContext, input: { webhook: string; limit: number }) {
-      const webhook = await findWebhook(ctx.db, input.webhook);
+      const webhook = await findInboundWebhook(ctx.db, input.webhook);
       if (!webhook) throw new ApiError('not_found', `no inbound webhook ${input.webhook}`);
       return { webhookId: webhook.id, calls: await listCalls(ctx.db, webhook.id, input.limit) };
     },
@@ -154,19 +154,19 @@ export const commands = {
       return { id: user.id, accountId: user.accountId, email: user.email, setPasswordUrl: link.url, expiresAt: link.expiresAt };
     },
   },
-  ...webhookCommands,
+  ...webhookVerbs,
 } as const;
 
-export type CommandName = keyof typeof commands;
+export type VerbName = keyof typeof verbs;
 
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(commands, name);
+export function isVerbName(name: string): name is VerbName {
+  return Object.hasOwn(verbs, name);
 }
 
 /** Validates and runs one command; bad input throws ApiError('bad_request') with the first problem. */
-export async function runCommand(ctx: AdminContext, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
-  const command = commands[name];
-  const parsed = command.input.safeParse(args);
+export async function runVerb(ctx: AdminContext, name: VerbName, args: Record<string, unknown>): Promise<unknown> {
+  const verb = verbs[name];
+  const parsed = verb.input.safeParse(args);
   if (!parsed.success) throw new ApiError('bad_request', parsed.error.issues[0]!.message);
-  return (command.run as (c: AdminContext, i: unknown) => Promise<unknown>)(ctx, parsed.data);
+  return (verb.run as (c: AdminContext, i: unknown) => Promise<unknown>)(ctx, parsed.data);
 }

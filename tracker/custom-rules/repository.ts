@@ -2,8 +2,8 @@
 // the account's own; every change bumps the account's rules version in the same transaction.
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { bumpRulesVersion } from '../events/account-inputs.js';
-import type { Severity } from '../events/types.js';
+import { bumpRulesVersion } from '../accounts/repository.js';
+import type { Severity } from '../alerts/repository.js';
 import type { Db, Queryable } from '../storage/db.js';
 import type { Condition } from './condition.js';
 import type { TimeWindow } from './time-window.js';

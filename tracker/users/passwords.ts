@@ -1,4 +1,4 @@
-// Dashboard passwords: scrypt from node:crypto (no native build), with one of OWASP's recommended
+// Users' passwords: scrypt from node:crypto (no native build), with one of OWASP's recommended
 // settings (N=2^15, r=8, p=3: 32 MiB and the work of N=2^17, p=1), a random 16-byte salt and a
 // 32-byte key. The parameters are stored with each hash, so they can be raised later without
 // invalidating existing passwords.

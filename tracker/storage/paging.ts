@@ -1,6 +1,16 @@
-// Opaque page cursors: base64url of a small JSON object, checked on the way back in against the
-// exact form the API writes, so nothing but a cursor it handed out reaches a query.
+// Keyset pages of lists, for every edge that lists (public API, dashboard): the query fields that
+// ask for a page, and opaque page cursors: base64url of a small JSON object, checked on the way
+// back in against the exact form the API writes, so nothing but a cursor it handed out reaches a query.
+import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
+
+export const MAX_PAGE = 10_000;
+
+/** The query fields of a paged list. */
+export const paging = {
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).optional().meta({ description: `Page size, 1 to ${MAX_PAGE}; without it every matching row is returned` }),
+  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from a previous page' }),
+};
 
 export function encodeCursor(value: Record<string, string | number>): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');

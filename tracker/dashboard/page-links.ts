@@ -1,6 +1,6 @@
 // Dashboard lists longer than a page: rows are fetched one past the page size, and a link carries
 // the API's opaque cursor of the last row shown to the next page.
-import { encodeCursor } from '../api/paging.js';
+import { encodeCursor } from '../storage/paging.js';
 
 export interface Paged<T> {
   items: T[];

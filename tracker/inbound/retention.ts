@@ -1,4 +1,4 @@
-// Keeps the inbound tables bounded: trims each webhook's call log (age and count) and drops
+// Keeps the inbound tables bounded: trims each inbound webhook's call log (age and count) and drops
 // Idempotency-Keys past their 24 hours, at start-up and every ten minutes. Between two runs a
 // webhook's log can briefly hold more than its maximum (at most what its rate limit lets in).
 import type { TrackerContext } from '../context.js';

@@ -4,21 +4,17 @@
 // whichever tracker process sweeps first. A device that reconnects within the grace period, as some
 // do for every report, or across a tracker restart, raises neither.
 import type { Logger } from '../../shared/logger.js';
+import type { DeviceLink, DeviceLinks } from '../commands/device-links.js';
 import type { EventEngine } from '../events/engine.js';
 import type { Db } from '../storage/db.js';
 
-/** What the command dispatcher needs of a connection. */
-export interface LiveConnection {
-  protocol: string;
-  /**
-   * Sends bytes to the device now; null for a transport whose commands travel only in the answer to
-   * the device's next report (HTTP).
-   */
-  write: ((bytes: Buffer) => void) | null;
+/** A device connection: what commands are written to, and how a takeover ends it. */
+export interface LiveConnection extends DeviceLink {
   close(): void;
 }
 
-export class DeviceSessions {
+/** The command dispatcher's device links, handed to it at start-up (ingest/index.ts). */
+export class DeviceConnections implements DeviceLinks {
   private readonly live = new Map<string, LiveConnection>();
   private readonly listeners: ((deviceId: string) => void)[] = [];
   private readonly writing = new Set<Promise<void>>();

@@ -3,7 +3,8 @@
 // call sends beyond these are kept in the record's `extra`; a field sent as null counts as absent.
 import { z } from 'zod';
 import { INBOUND_ACTIONS } from '../../shared/inbound.js';
-import { paging, timestamp } from './schemas.js';
+import { timestamp } from '../../shared/validation.js';
+import { paging } from '../storage/paging.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const deviceId = z.string().max(64).meta({ description: "A unit (device) of the webhook's account" });

@@ -1,4 +1,4 @@
-// Dashboard users: the owners of an account, who sign in with an email address and a password.
+// Users: the people of an account, who sign in with an email address and a password.
 // An email address belongs to one user, and a user to one account.
 import { z } from 'zod';
 import { isUniqueViolation } from '../../shared/db-errors.js';

@@ -1,4 +1,4 @@
-// Operator commands for outbound webhooks: add (the secret is shown this once), list, remove,
+// The operator CLI's verbs for outbound webhooks: add (the secret is shown this once), list, remove,
 // enable again, send a test message, read an endpoint's delivery log, and queue failed deliveries again.
 import { z } from 'zod';
 import { ApiError } from '../../shared/errors.js';
@@ -53,7 +53,7 @@ const present = (e: Endpoint) => ({
   createdAt: e.createdAt,
 });
 
-export const webhookCommands = {
+export const webhookVerbs = {
   'webhooks add': {
     input: z.object({ account: accountId, url: z.string({ error: 'url is required (--url URL)' }), events, format }),
     async run(ctx: AdminContext, input: { account: string; url: string; events: string[]; format: Format }) {

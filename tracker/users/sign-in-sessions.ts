@@ -1,19 +1,15 @@
-// Dashboard sessions, kept server-side: the browser holds a random id in an HttpOnly cookie and
-// the database keeps its digest, the user, a CSRF token and the expiry. A session ends after
-// DASHBOARD_SESSION_IDLE_MINUTES without use and DASHBOARD_SESSION_MAX_HOURS after sign-in,
-// whichever comes first; use is written at most once a minute.
-import type { Request, Response } from 'express';
-import type { Config } from '../../shared/config.js';
+// Users' sign-in sessions, kept server-side: the user holds a random id (the dashboard puts it in
+// an HttpOnly cookie, dashboard/session-cookie.ts) and the database keeps its digest, the user, a
+// CSRF token and the expiry. A session ends after DASHBOARD_SESSION_IDLE_MINUTES without use and
+// DASHBOARD_SESSION_MAX_HOURS after sign-in, whichever comes first; use is written at most once a
+// minute.
+import type { TrackerConfig } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
-import { cookie, overTls } from './client.js';
 import { digest, randomSecret } from './secrets.js';
 
-export const SESSION_COOKIE = 'fleet_session';
-const COOKIE_PATH = '/dashboard';
+export type SessionSettings = Pick<TrackerConfig, 'DASHBOARD_SESSION_IDLE_MINUTES' | 'DASHBOARD_SESSION_MAX_HOURS'>;
 
-export type SessionSettings = Pick<Config, 'DASHBOARD_SESSION_IDLE_MINUTES' | 'DASHBOARD_SESSION_MAX_HOURS'>;
-
-export interface Session {
+export interface SignInSession {
   idHash: string;
   userId: string;
   email: string;
@@ -34,27 +30,19 @@ interface Row {
 
 const NEXT_EXPIRY = `least(created_at + make_interval(hours => $2::int), now() + make_interval(mins => $3::int))`;
 
-/** Starts a session for a user who just proved their password; sets the cookie. */
-export async function startSession(db: Queryable, req: Request, res: Response, userId: string, settings: SessionSettings): Promise<void> {
+/** Starts a session for a user who just proved their password; returns its id, shown to the user only. */
+export async function createSignInSession(db: Queryable, userId: string, settings: SessionSettings): Promise<string> {
   const id = randomSecret();
   await db.query(
     `INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at)
      VALUES ($1, $4, $5, least(now() + make_interval(hours => $2::int), now() + make_interval(mins => $3::int)))`,
     [digest(id), settings.DASHBOARD_SESSION_MAX_HOURS, settings.DASHBOARD_SESSION_IDLE_MINUTES, userId, randomSecret()],
   );
-  res.cookie(SESSION_COOKIE, id, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: overTls(req),
-    path: COOKIE_PATH,
-    maxAge: settings.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
-  });
+  return id;
 }
 
-/** The live session named by the request's cookie, or null; moves its idle expiry forward. */
-export async function currentSession(db: Queryable, req: Request, settings: SessionSettings): Promise<Session | null> {
-  const id = cookie(req, SESSION_COOKIE);
-  if (!id) return null;
+/** The live session of this id, or null; moves its idle expiry forward. */
+export async function findSignInSession(db: Queryable, id: string, settings: SessionSettings): Promise<SignInSession | null> {
   const rows = await db.query<Row>(
     `SELECT s.id_hash, s.user_id, s.csrf_token, u.email, u.account_id, a.name AS account_name, s.seen_at < now() - interval '1 minute' AS stale
      FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id JOIN accounts a ON a.id = u.account_id
@@ -73,9 +61,8 @@ export async function currentSession(db: Queryable, req: Request, settings: Sess
   return { idHash: r.id_hash, userId: r.user_id, email: r.email, accountId: r.account_id, accountName: r.account_name, csrfToken: r.csrf_token };
 }
 
-export async function endSession(db: Queryable, req: Request, res: Response, session: Session): Promise<void> {
+export async function deleteSignInSession(db: Queryable, session: SignInSession): Promise<void> {
   await db.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [session.idHash]);
-  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: overTls(req), path: COOKIE_PATH });
 }
 
 /** Removes sessions past their expiry (they are already refused; this keeps the table small). */

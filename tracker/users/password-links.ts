@@ -1,11 +1,11 @@
 // One-time links to set a dashboard password: printed by the operator CLI, random, stored as a
 // digest, valid for DASHBOARD_PASSWORD_LINK_HOURS and spent by their first use.
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
+import { storePasswordLink } from './repository.js';
 import { digest, randomSecret } from './secrets.js';
-import { storePasswordLink } from './users.js';
 
-export type LinkSettings = Pick<Config, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS'>;
+export type LinkSettings = Pick<TrackerConfig, 'PUBLIC_BASE_URL' | 'DASHBOARD_PASSWORD_LINK_HOURS'>;
 
 export const SET_PASSWORD_PATH = '/dashboard/set-password';
 

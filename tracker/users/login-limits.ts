@@ -7,12 +7,12 @@
 // set-password forms) in a fixed window. An attempt is counted before the password is checked, in
 // one statement, so parallel guesses cannot slip past; a successful sign-in then takes it back.
 // Email addresses are counted whether or not they have a user, and stored as digests.
-import type { Config } from '../../shared/config.js';
+import type { TrackerConfig } from '../../shared/config.js';
 import type { Queryable } from '../storage/db.js';
 import { digest } from './secrets.js';
 
 export type LimitSettings = Pick<
-  Config,
+  TrackerConfig,
   'DASHBOARD_LOGIN_MAX_FAILURES' | 'DASHBOARD_LOGIN_MAX_FAILURES_PER_ADDRESS' | 'DASHBOARD_LOGIN_WINDOW_MINUTES' | 'DASHBOARD_SET_PASSWORD_MAX_PER_ADDRESS'
 >;
 
