@@ -21,7 +21,7 @@ export type Alarm = (typeof ALARMS)[number];
  */
 export type AlarmList = Alarm | `${Alarm},${string}`;
 
-type Kind = 'boolean' | 'number' | 'integer' | 'string' | 'alarm' | 'code';
+type Kind = 'boolean' | 'number' | 'integer' | 'string' | 'alarm' | 'code' | 'network';
 interface Entry {
   type: Kind;
   /** The unit, or null for a value that has none (a flag, a count, a text). */
@@ -71,6 +71,7 @@ export const TELEMETRY = {
   archive: entry('boolean', null, 'Re-sent from the device memory rather than live', same('archive')),
   result: entry('string', null, 'Text answer to a command', same('result')),
   computed: entry('string', null, 'Counters the tracker computed because the device does not report them, comma-separated (odometer, engineHours)', null),
+  network: entry('network', null, 'Cell towers and Wi-Fi access points the device sees, reported without a fix so the unit can be located by them', same('network')),
 } as const satisfies Record<string, Entry>;
 
 /** Numbered keys: temp1, temp2…, adc1…, in1…, out1… */
@@ -81,7 +82,34 @@ export const TELEMETRY_FAMILIES = {
   out: entry('boolean', null, 'Digital output n is on', same('out')),
 } as const satisfies Record<string, Entry>;
 
-type ValueOf<K extends Kind> = K extends 'boolean' ? boolean : K extends 'number' | 'integer' ? number : K extends 'string' ? string : K extends 'alarm' ? AlarmList : number | string;
+/**
+ * What a unit sees of the mobile and Wi-Fi networks, named as Traccar's `network` and the
+ * geolocation services it is sent to (Google, Mozilla, Unwired Labs) name it. Signal strengths are
+ * as the device reports them: dBm on most units, a level on some.
+ */
+const networkSchema = z
+  .object({
+    cellTowers: z
+      .array(
+        z.strictObject({
+          mobileCountryCode: z.number().int().min(0).max(999),
+          mobileNetworkCode: z.number().int().min(0).max(999),
+          locationAreaCode: z.number().int().min(0),
+          cellId: z.number().int().min(0),
+          signalStrength: z.number().optional(),
+        }),
+      )
+      .max(64)
+      .optional(),
+    wifiAccessPoints: z
+      .array(z.strictObject({ macAddress: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/), signalStrength: z.number().optional() }))
+      .max(64)
+      .optional(),
+  })
+  .strict();
+export type NetworkInfo = z.infer<typeof networkSchema>;
+
+type ValueOf<K extends Kind> = K extends 'boolean' ? boolean : K extends 'number' | 'integer' ? number : K extends 'string' ? string : K extends 'alarm' ? AlarmList : K extends 'network' ? NetworkInfo : number | string;
 export type IoValue = number | string | boolean;
 export type TelemetryKey = keyof typeof TELEMETRY;
 
@@ -109,7 +137,7 @@ export function telemetryEntry(key: string): Entry | undefined {
 const alarmList = z.string().refine((v) => v.split(',').every((a) => (ALARMS as readonly string[]).includes(a)), { message: 'unknown alarm name' });
 
 function valueSchema(e: Entry): z.ZodType {
-  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]) }[e.type];
+  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]), network: networkSchema }[e.type];
   return base.meta({ description: e.unit ? `${e.description} (${e.unit})` : e.description });
 }
 /** Built once: the ingest check and the OsmAnd decoder look values up per attribute. */
