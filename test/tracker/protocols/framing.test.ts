@@ -122,4 +122,14 @@ describe('h02 binary length', () => {
     expect(feed(h02, [Buffer.concat([a, a])]).out).toEqual([a, a]);
     expect(h02.decode(a, { state: {} }).positions).toHaveLength(1);
   });
+
+  it("frames 32-byte 'X' messages whole between text and binary ones, and decodes nothing from them", () => {
+    const x = Buffer.concat([Buffer.from('X', 'latin1'), h02Binary('7712340001', fix).subarray(1)]);
+    const text = h02Position('7712340001', fix);
+    const a = h02Binary('7712340001', fix);
+    const { out, skipped } = feed(h02, [Buffer.concat([x, text, x, a])]);
+    expect(out).toEqual([x, text, x, a]);
+    expect(skipped).toBe(0);
+    expect(h02.decode(x, { state: {} })).toEqual({ positions: [] });
+  });
 });

@@ -3,19 +3,27 @@
 // Binary messages ('$') carry the same data as packed BCD. The 32-bit status word is
 // active-low: a cleared bit signals the condition.
 import { KNOTS_TO_KMH, utcDate } from '../reader.js';
-import type { Telemetry } from '../../positions/telemetry.js';
+import type { NetworkInfo, Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 
-/** Types that only report link health or cell data; they carry no GPS fix. */
-const HEARTBEATS = new Set(['XT', 'LINK', 'NBR', 'V3', 'HTBT']);
+/** Types that only report link health; they carry no GPS fix. */
+const HEARTBEATS = new Set(['XT', 'LINK']);
+/** Types a unit wants echoed back (the message up to its type), or it reconnects. */
+const ECHOED = new Set(['HTBT', 'V0']);
 
-export function decodeH02(frame: Buffer, _conn: ProtocolState): DecodeResult {
+/**
+ * `receivedAt` stands in for the time of a report that has none (a cell report, a V1 with empty
+ * time and date) and stamps the confirmations, which carry the server's time; it defaults to now,
+ * the moment the server decodes what just arrived.
+ */
+export function decodeH02(frame: Buffer, _conn: ProtocolState, receivedAt = new Date()): DecodeResult {
   if (frame[0] === 0x24) return decodeBinary(frame);
+  // 'X' messages (framed only to keep the stream in step) carry nothing documented.
   if (frame[0] !== 0x2a || frame[frame.length - 1] !== 0x23) return { positions: [] };
-  return decodeText(frame.toString('latin1', 1, frame.length - 1));
+  return decodeText(frame.toString('latin1', 1, frame.length - 1), receivedAt);
 }
 
-function decodeText(body: string): DecodeResult {
+function decodeText(body: string, receivedAt: Date): DecodeResult {
   const f = body.split(',');
   const id = f[1] ?? '';
   const type = f[2] ?? '';
@@ -28,12 +36,28 @@ function decodeText(body: string): DecodeResult {
     result.commandReply = f.slice(3).join(',');
     return result;
   }
-  if (HEARTBEATS.has(type) || (type === 'VP1' && f[3] === 'V')) {
+  if (ECHOED.has(type)) {
     result.heartbeat = true;
-    const attributes = heartbeatStatus(type, f);
+    result.reply = Buffer.from(`*${f[0]},${id},${type}#`, 'latin1');
+    const battery = type === 'HTBT' ? percent(f[3]) : undefined;
+    if (battery !== undefined) result.attributes = { batteryLevel: battery };
+    return result;
+  }
+  if (type === 'NBR' || type === 'V3' || (type === 'VP1' && f[3] === 'V')) {
+    const report = type === 'NBR' ? nbrReport(f) : type === 'V3' ? v3Report(f) : vp1CellReport(f, receivedAt);
+    if (!report) return { ...result, heartbeat: true };
+    // Stored unlocated (not valid, at 0,0: what the position filters take for "no fix"). A time
+    // the unit got wrong (second 69) must not lose the status: it then comes without a position.
+    if (report.time) result.positions.push({ deviceTime: report.time, valid: false, lat: 0, lng: 0, speed: 0, heading: 0, attributes: report.attributes });
+    else result.attributes = report.attributes;
+    // NBR reports are confirmed like V1 ones; a unit without an id cannot be addressed.
+    if (type === 'NBR' && id) result.reply = confirmation(id, type, receivedAt);
+    return result;
+  }
+  if (HEARTBEATS.has(type)) {
+    result.heartbeat = true;
+    const attributes = linkStatus(type, f);
     if (attributes) result.attributes = attributes;
-    // HTBT devices wait for their heartbeat to be echoed back.
-    if (type === 'HTBT') result.reply = Buffer.from(`*${f[0]},${id},HTBT#`, 'latin1');
     return result;
   }
   if (!type.startsWith('V')) {
@@ -41,20 +65,16 @@ function decodeText(body: string): DecodeResult {
     return result;
   }
 
-  // V4 is the answer to a server command: "V4,<command>,<parameters…>" then, on most
-  // models, the position block.
+  // V4 is the answer to a server command: "V4,<command>,<parameters…>" then, on most models, the
+  // position block.
   // VP1 has no time of day: "VP1,A,<lat>,N,<lng>,E,<speed>,<course>,DDMMYY"; midnight stands in.
   if (type === 'VP1') f.splice(3, 0, '000000');
   const blockStart = type === 'V4' ? findPositionBlock(f, 4) : 3;
   if (type === 'V4') result.commandReply = f.slice(3, blockStart < 0 ? f.length : blockStart).join(',');
-  const position = blockStart < 0 ? null : parsePositionBlock(f, blockStart);
+  const position = blockStart < 0 ? null : parsePositionBlock(f, blockStart, receivedAt);
   if (position) {
     result.positions.push(position);
-    // V1 reports are confirmed with *HQ,<id>,V4,V1,<yyyyMMddHHmmss>#; the fix time keeps it pure.
-    if (type === 'V1') {
-      const stamp = position.deviceTime.toISOString().replace(/\D/g, '').slice(0, 14);
-      result.reply = Buffer.from(`*${f[0]},${id},V4,V1,${stamp}#`, 'latin1');
-    }
+    if (type === 'V1' && id) result.reply = confirmation(id, type, receivedAt);
   } else if (type !== 'V4') {
     return { positions: [] };
   }
@@ -62,17 +82,96 @@ function decodeText(body: string): DecodeResult {
 }
 
 /**
- * LINK (…,DDMMYY,status) and NBR (…cells,DDMMYY,status) end with the date and the status word, so
- * an SOS pressed without a fix still arrives; LINK also carries the battery level (f[6]).
+ * "*HQ,<id>,V4,<type>,<yyyyMMddHHmmss>#" with the server's UTC time. The manufacturer's server
+ * prefix is always HQ, whatever maker code (TH, hq…) the unit puts in front of its own messages.
  */
-function heartbeatStatus(type: string, f: string[]): Telemetry | null {
-  const status = f.at(-1) ?? '';
-  if (f.length < 6 || !/^[0-9A-Fa-f]{8}$/.test(status) || !/^\d{6}$/.test(f.at(-2) ?? '')) return null;
+function confirmation(id: string, type: string, at: Date): Buffer {
+  const stamp = at.toISOString().replace(/\D/g, '').slice(0, 14);
+  return Buffer.from(`*HQ,${id},V4,${type},${stamp}#`, 'latin1');
+}
+
+function percent(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && /^\d+$/.test(value) && n <= 100 ? n : undefined;
+}
+
+const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
+const sixDigits = (v: string | undefined) => v !== undefined && /^\d{6}$/.test(v);
+/** A decimal field as a number; NaN for an empty or malformed one (Number('') would be 0). */
+const int = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v) ? Number(v) : NaN);
+
+/** LINK (…,battery,steps,turnovers,DDMMYY,status): an SOS pressed without a fix still arrives. */
+function linkStatus(type: string, f: string[]): Telemetry | null {
+  const status = f.at(-1);
+  if (f.length < 6 || !isStatus(status) || !sixDigits(f.at(-2))) return null;
   const attributes: Telemetry = {};
-  applyStatus(parseInt(status, 16), attributes);
-  const battery = Number(f[6]);
-  if (type === 'LINK' && f[6] !== '' && Number.isInteger(battery) && battery >= 0 && battery <= 100) attributes.batteryLevel = battery;
+  applyStatus(parseInt(status!, 16), attributes);
+  const battery = type === 'LINK' ? percent(f[6]) : undefined;
+  if (battery !== undefined) attributes.batteryLevel = battery;
   return attributes;
+}
+
+/** What a report of the cells a unit sees says: when (null if its clock is unusable) and the cells with its status. */
+interface CellReport {
+  time: Date | null;
+  attributes: Telemetry;
+}
+
+type CellTower = NonNullable<NetworkInfo['cellTowers']>[number];
+
+/** Null when a cell field is not a number. */
+function cellReport(time: Date | null, status: string | undefined, cellTowers: CellTower[]): CellReport | null {
+  if (cellTowers.some((c) => !Object.values(c).every(Number.isInteger))) return null;
+  const attributes: Telemetry = { network: { cellTowers } };
+  if (status !== undefined) applyStatus(parseInt(status, 16), attributes);
+  return { time, attributes };
+}
+
+/** NBR: HHMMSS,MCC,MNC,delay,count,(LAC,CID,signal)…,DDMMYY,status[,…]. */
+function nbrReport(f: string[]): CellReport | null {
+  let d = 8;
+  while (d < f.length && !(sixDigits(f[d]) && isStatus(f[d + 1]))) d += 3;
+  if (d >= f.length) return null;
+  const cells: CellTower[] = [];
+  for (let i = 8; i < d; i += 3) {
+    cells.push({ mobileCountryCode: int(f[4]), mobileNetworkCode: int(f[5]), locationAreaCode: int(f[i]), cellId: int(f[i + 1]), signalStrength: int(f[i + 2]) });
+  }
+  return cellReport(fixTime(f[3], f[d]), f[d + 1], cells);
+}
+
+/** V3: HHMMSS,MCC+MNC,count,(LAC,CID,…,…)×count,battery (hex),reboots,X,DDMMYY,status. */
+function v3Report(f: string[]): CellReport | null {
+  const count = int(f[5]);
+  const x = 6 + count * 4 + 2;
+  const operator = /^(\d{3})(\d+)$/.exec(f[4] ?? '');
+  if (!operator || !(count >= 0) || f[x] !== 'X' || !isStatus(f[x + 2]) || !/^[0-9A-Fa-f]{4}$/.test(f[x - 2] ?? '')) return null;
+  const cells: CellTower[] = [];
+  for (let i = 6; i < x - 2; i += 4) {
+    cells.push({ mobileCountryCode: Number(operator[1]), mobileNetworkCode: Number(operator[2]), locationAreaCode: int(f[i]), cellId: int(f[i + 1]) });
+  }
+  const report = cellReport(fixTime(f[3], f[x + 1]), f[x + 2], cells);
+  // The battery in the unit's own scale (no documented unit).
+  if (report) report.attributes.io = { ...report.attributes.io, battery: parseInt(f[x - 2]!, 16) };
+  return report;
+}
+
+/** VP1 without a fix: V,MCC,MNC,LAC,CID,signal[YLAC,CID,signal…] and no time at all. */
+function vp1CellReport(f: string[], receivedAt: Date): CellReport | null {
+  const cells = f
+    .slice(6)
+    .join(',')
+    .split('Y')
+    .map((cell) => cell.split(','));
+  if (cells.some((c) => c.length !== 3)) return null;
+  const towers = cells.map(([lac, cid, signal]) => ({ mobileCountryCode: int(f[4]), mobileNetworkCode: int(f[5]), locationAreaCode: int(lac), cellId: int(cid), signalStrength: int(signal) }));
+  return cellReport(receivedAt, undefined, towers);
+}
+
+/** HHMMSS and DDMMYY as UTC, or null. */
+function fixTime(time: string | undefined, date: string | undefined): Date | null {
+  if (!sixDigits(time) || !sixDigits(date)) return null;
+  const n = (s: string, at: number) => Number(s.slice(at, at + 2));
+  return utcDate(2000 + n(date!, 4), n(date!, 2), n(date!, 0), n(time!, 0), n(time!, 2), n(time!, 4));
 }
 
 function findPositionBlock(f: string[], from: number): number {
@@ -83,7 +182,7 @@ function findPositionBlock(f: string[], from: number): number {
 }
 
 /** Parses time, validity, coordinates, speed, course, date and status starting at f[i]. */
-function parsePositionBlock(f: string[], i: number): DecodedPosition | null {
+function parsePositionBlock(f: string[], i: number, receivedAt: Date): DecodedPosition | null {
   const time = f[i] ?? '';
   // A/B/V, empty (invalid), or a digit (coding scheme, sent only with a fix).
   const validity = f[i + 1] ?? '';
@@ -95,14 +194,13 @@ function parsePositionBlock(f: string[], i: number): DecodedPosition | null {
   let d = i + 8;
   if (!/^\d{6}$/.test(f[d] ?? '') && /^\d{6}$/.test(f[d + 1] ?? '')) d += 1;
   const date = f[d] ?? '';
-  if (!/^\d{6}$/.test(time) || !/^\d{6}$/.test(date) || !/^([ABV]|\d*)$/.test(validity)) return null;
+  if (!/^([ABV]|\d*)$/.test(validity)) return null;
   if (lat === null || lng === null || !Number.isFinite(speed) || !Number.isFinite(course)) return null;
-  const n = (s: string, at: number) => Number(s.slice(at, at + 2));
-  const deviceTime = utcDate(2000 + n(date, 4), n(date, 2), n(date, 0), n(time, 0), n(time, 2), n(time, 4));
+  // Units without a clock fix send empty time and date: the report is timed on arrival.
+  const deviceTime = time === '' && date === '' ? receivedAt : fixTime(time, date);
   if (!deviceTime) return null;
   const attributes: Telemetry = {};
   // The status word follows the date, or comes after three SIM fields (IP, phone, ICCID).
-  const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
   const s = isStatus(f[d + 1]) ? d + 1 : isStatus(f[d + 4]) ? d + 4 : -1;
   if (s > 0) applyStatus(parseInt(f[s]!, 16), attributes);
   let altitude: number | undefined;

@@ -2,7 +2,8 @@
 // fixed length: 32 bytes, 42 on models with a 15-digit id, or 45 on models with the extended
 // record. The length cannot be read from the message, so the first binary message of a
 // connection decides it: the candidate that ends the read exactly or is followed by another
-// start marker.
+// start marker. Some units also send 32-byte binary messages starting with 'X'; they are framed so
+// the stream stays in step.
 import { ScanningFramer } from '../scanning-framer.js';
 
 const SHORT = 32;
@@ -11,6 +12,7 @@ const LONG = 45;
 const STAR = 0x2a;
 const HASH = 0x23;
 const DOLLAR = 0x24;
+const X = 0x58;
 
 export class H02Framer extends ScanningFramer {
   private binaryLength = 0;
@@ -22,6 +24,7 @@ export class H02Framer extends ScanningFramer {
   protected frameSize(pos: number): number {
     const c = this.buf[pos];
     if (c === STAR) return this.textSize(pos);
+    if (c === X) return this.buf.length - pos >= SHORT ? SHORT : 0;
     return c === DOLLAR ? this.binarySize(pos) : -1;
   }
 
@@ -46,7 +49,7 @@ export class H02Framer extends ScanningFramer {
   /** 32, 42 or 45 from where the next message starts; 0 while that cannot be told yet. */
   private guessBinaryLength(pos: number): number {
     const avail = this.buf.length - pos;
-    const isStart = (at: number) => this.buf[at] === DOLLAR || this.buf[at] === STAR;
+    const isStart = (at: number) => this.buf[at] === DOLLAR || this.buf[at] === STAR || this.buf[at] === X;
     for (const length of [SHORT, LONG_ID, LONG]) {
       if (avail === length || (avail > length && isStart(pos + length))) return length;
     }

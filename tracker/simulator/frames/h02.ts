@@ -1,5 +1,6 @@
-// H02 frames the way HQ-protocol trackers send them: text V1 reports, HTBT and LINK heartbeats, V4
-// command confirmations and the 32-byte binary '$' report. The status word is active-low.
+// H02 frames the way HQ-protocol trackers send them: text V1 reports, HTBT and LINK heartbeats, NBR
+// cell reports, V4 command confirmations and the 32-byte binary '$' report. The status word is
+// active-low.
 import type { DeviceAlarm, DeviceFix, DeviceState } from './fix.js';
 import { KMH_PER_KNOT } from './fix.js';
 
@@ -14,6 +15,9 @@ export function h02Status(state: DeviceState = {}): number {
   if (bit !== undefined) status &= ~(1 << bit);
   return status >>> 0;
 }
+
+/** The status word as the text messages carry it: 8 upper-case hex digits. */
+const statusHex = (state: DeviceState) => h02Status(state).toString(16).toUpperCase().padStart(8, '0');
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -49,7 +53,7 @@ function positionFields(fix: DeviceFix, state: DeviceState): string {
     (fix.speed / KMH_PER_KNOT).toFixed(2),
     String(Math.round(fix.heading) % 360),
     ddmmyy(fix.time),
-    h02Status(state).toString(16).toUpperCase().padStart(8, '0'),
+    statusHex(state),
   ].join(',');
 }
 
@@ -65,8 +69,23 @@ export function h02Alarm(id: string, fix: DeviceFix, alarm: DeviceAlarm, state: 
 /** LINK heartbeat: time, GSM signal, satellites, battery, steps, turnovers, date, status word (an SOS pressed without a fix). */
 export function h02Link(id: string, time: Date, state: DeviceState = {}): Buffer {
   const battery = Math.round(state.batteryLevel ?? 100);
-  const status = h02Status(state).toString(16).toUpperCase().padStart(8, '0');
-  return Buffer.from(`*HQ,${id},LINK,${hhmmss(time)},20,0,${battery},0,0,${ddmmyy(time)},${status}#`, 'latin1');
+  return Buffer.from(`*HQ,${id},LINK,${hhmmss(time)},20,0,${battery},0,0,${ddmmyy(time)},${statusHex(state)}#`, 'latin1');
+}
+
+/** A cell the unit sees: location area code, cell id, and the signal as the unit reports it. */
+export interface H02Cell {
+  lac: number;
+  cid: number;
+  signal: number;
+}
+
+/**
+ * NBR cell report, sent when the unit has no fix: time, MCC, MNC, GSM delay, cell count,
+ * (LAC, cell id, signal) per cell, date, status word (an alarm still arrives).
+ */
+export function h02CellReport(id: string, time: Date, operator: { mcc: number; mnc: number }, cells: H02Cell[], state: DeviceState = {}): Buffer {
+  const cellFields = cells.flatMap((c) => [c.lac, c.cid, c.signal]).join(',');
+  return Buffer.from(`*HQ,${id},NBR,${hhmmss(time)},${operator.mcc},${operator.mnc},0,${cells.length},${cellFields},${ddmmyy(time)},${statusHex(state)}#`, 'latin1');
 }
 
 export function h02Heartbeat(id: string, batteryLevel = 100): Buffer {
