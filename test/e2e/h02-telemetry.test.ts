@@ -53,9 +53,12 @@ describe('H02 over TCP', () => {
     expect((await d.read(confirmationLength('NBR'))).toString('latin1')).toMatch(new RegExp(`^\\*HQ,${IMEI},V4,NBR,\\d{14}#$`));
     d.close();
 
-    const events = async () => ((await f.as(account).get(`${V1}/events`)).body.data as { type: string; deviceId: string; alert: { severity: string } | null }[]).filter((e) => e.deviceId === deviceId);
+    const events = async () => ((await f.as(account).get(`${V1}/events`)).body.data as { type: string; deviceId: string }[]).filter((e) => e.deviceId === deviceId);
     const sos = await eventually(async () => (await events()).filter((e) => e.type === 'sos'), (l) => l.length === 1);
-    expect(sos).toEqual([expect.objectContaining({ alert: expect.objectContaining({ severity: 'critical' }) })]);
+    // The alert shows where the unit last had a fix, and says this report had none.
+    expect(sos).toEqual([
+      expect.objectContaining({ data: { fix: false }, alert: expect.objectContaining({ severity: 'critical' }), position: expect.objectContaining({ lat: expect.closeTo(52.5, 5), lng: expect.closeTo(13.3, 5) }) }),
+    ]);
 
     const device = await f.as(account).get(`${V1}/devices/${deviceId}`);
     expect(device.status).toBe(200);
