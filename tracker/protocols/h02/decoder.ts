@@ -8,7 +8,7 @@ import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 
 /** Types that only report link health; they carry no GPS fix. */
 const HEARTBEATS = new Set(['XT', 'LINK']);
-/** Types a unit wants echoed back (the message up to its type), or it reconnects. */
+/** Types a unit waits to see echoed back (the message up to its type). */
 const ECHOED = new Set(['HTBT', 'V0']);
 
 /**
@@ -90,6 +90,7 @@ function confirmation(id: string, type: string, at: Date): Buffer {
   return Buffer.from(`*HQ,${id},V4,${type},${stamp}#`, 'latin1');
 }
 
+/** A battery percentage field, or undefined when it is empty or out of range. */
 function percent(value: string | undefined): number | undefined {
   const n = Number(value);
   return value && /^\d+$/.test(value) && n <= 100 ? n : undefined;
@@ -136,7 +137,7 @@ function nbrReport(f: string[]): CellReport | null {
   for (let i = 8; i < d; i += 3) {
     cells.push({ mobileCountryCode: int(f[4]), mobileNetworkCode: int(f[5]), locationAreaCode: int(f[i]), cellId: int(f[i + 1]), signalStrength: int(f[i + 2]) });
   }
-  return cellReport(fixTime(f[3], f[d]), f[d + 1], cells);
+  return cellReport(messageTime(f[3], f[d]), f[d + 1], cells);
 }
 
 /** V3: HHMMSS,MCC+MNC,count,(LAC,CID,…,…)×count,battery (hex),reboots,X,DDMMYY,status. */
@@ -149,7 +150,7 @@ function v3Report(f: string[]): CellReport | null {
   for (let i = 6; i < x - 2; i += 4) {
     cells.push({ mobileCountryCode: Number(operator[1]), mobileNetworkCode: Number(operator[2]), locationAreaCode: int(f[i]), cellId: int(f[i + 1]) });
   }
-  const report = cellReport(fixTime(f[3], f[x + 1]), f[x + 2], cells);
+  const report = cellReport(messageTime(f[3], f[x + 1]), f[x + 2], cells);
   // The battery in the unit's own scale (no documented unit).
   if (report) report.attributes.io = { ...report.attributes.io, battery: parseInt(f[x - 2]!, 16) };
   return report;
@@ -168,7 +169,7 @@ function vp1CellReport(f: string[], receivedAt: Date): CellReport | null {
 }
 
 /** HHMMSS and DDMMYY as UTC, or null. */
-function fixTime(time: string | undefined, date: string | undefined): Date | null {
+function messageTime(time: string | undefined, date: string | undefined): Date | null {
   if (!sixDigits(time) || !sixDigits(date)) return null;
   const n = (s: string, at: number) => Number(s.slice(at, at + 2));
   return utcDate(2000 + n(date!, 4), n(date!, 2), n(date!, 0), n(time!, 0), n(time!, 2), n(time!, 4));
@@ -197,7 +198,7 @@ function parsePositionBlock(f: string[], i: number, receivedAt: Date): DecodedPo
   if (!/^([ABV]|\d*)$/.test(validity)) return null;
   if (lat === null || lng === null || !Number.isFinite(speed) || !Number.isFinite(course)) return null;
   // Units without a clock fix send empty time and date: the report is timed on arrival.
-  const deviceTime = time === '' && date === '' ? receivedAt : fixTime(time, date);
+  const deviceTime = time === '' && date === '' ? receivedAt : messageTime(time, date);
   if (!deviceTime) return null;
   const attributes: Telemetry = {};
   // The status word follows the date, or comes after three SIM fields (IP, phone, ICCID).
