@@ -21,7 +21,7 @@ export type Alarm = (typeof ALARMS)[number];
  */
 export type AlarmList = Alarm | `${Alarm},${string}`;
 
-type Kind = 'boolean' | 'number' | 'integer' | 'string' | 'alarm' | 'code';
+type Kind = 'boolean' | 'number' | 'integer' | 'string' | 'alarm' | 'code' | 'network';
 interface Entry {
   type: Kind;
   /** The unit, or null for a value that has none (a flag, a count, a text). */
@@ -71,6 +71,7 @@ export const TELEMETRY = {
   archive: entry('boolean', null, 'Re-sent from the device memory rather than live', same('archive')),
   result: entry('string', null, 'Text answer to a command', same('result')),
   computed: entry('string', null, 'Counters the tracker computed because the device does not report them, comma-separated (odometer, engineHours)', null),
+  network: entry('network', null, 'Cell towers and Wi-Fi access points the device sees, to locate it without GPS', same('network')),
 } as const satisfies Record<string, Entry>;
 
 /** Numbered keys: temp1, temp2…, adc1…, in1…, out1… */
@@ -81,7 +82,7 @@ export const TELEMETRY_FAMILIES = {
   out: entry('boolean', null, 'Digital output n is on', same('out')),
 } as const satisfies Record<string, Entry>;
 
-type ValueOf<K extends Kind> = K extends 'boolean' ? boolean : K extends 'number' | 'integer' ? number : K extends 'string' ? string : K extends 'alarm' ? AlarmList : number | string;
+type ValueOf<K extends Kind> = K extends 'boolean' ? boolean : K extends 'number' | 'integer' ? number : K extends 'string' ? string : K extends 'alarm' ? AlarmList : K extends 'network' ? NetworkInfo : number | string;
 export type IoValue = number | string | boolean;
 export type TelemetryKey = keyof typeof TELEMETRY;
 
@@ -106,10 +107,38 @@ export function telemetryEntry(key: string): Entry | undefined {
   return m ? TELEMETRY_FAMILIES[m[1] as keyof typeof TELEMETRY_FAMILIES] : undefined;
 }
 
+/**
+ * What a device sees of the mobile and Wi-Fi networks, modelled on Traccar's `network` (and the
+ * geolocation services' request): cell ids with their area, country and operator codes, access
+ * points by MAC address. Signal strengths are as the device reports them.
+ */
+const radioType = z.enum(['gsm', 'cdma', 'wcdma', 'lte', 'nr']);
+const cellTowerSchema = z.strictObject({
+  cellId: z.number().int().nonnegative(),
+  locationAreaCode: z.number().int().nonnegative(),
+  mobileCountryCode: z.number().int().nonnegative().optional(),
+  mobileNetworkCode: z.number().int().nonnegative().optional(),
+  signalStrength: z.number().optional(),
+  radioType: radioType.optional(),
+});
+const wifiAccessPointSchema = z.strictObject({
+  macAddress: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/),
+  signalStrength: z.number().optional(),
+  channel: z.number().int().optional(),
+});
+const networkSchema = z.strictObject({
+  radioType: radioType.optional(),
+  cellTowers: z.array(cellTowerSchema).max(32).optional(),
+  wifiAccessPoints: z.array(wifiAccessPointSchema).max(32).optional(),
+});
+export type CellTower = z.infer<typeof cellTowerSchema>;
+export type WifiAccessPoint = z.infer<typeof wifiAccessPointSchema>;
+export type NetworkInfo = z.infer<typeof networkSchema>;
+
 const alarmList = z.string().refine((v) => v.split(',').every((a) => (ALARMS as readonly string[]).includes(a)), { message: 'unknown alarm name' });
 
 function valueSchema(e: Entry): z.ZodType {
-  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]) }[e.type];
+  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]), network: networkSchema }[e.type];
   return base.meta({ description: e.unit ? `${e.description} (${e.unit})` : e.description });
 }
 /** Built once: the ingest check and the OsmAnd decoder look values up per attribute. */
