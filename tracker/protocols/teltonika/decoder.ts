@@ -11,6 +11,7 @@ import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { decodeGh3000 } from './gh3000.js';
 import { applyIo, ioValue } from './io.js';
 import { lastFix, rememberFix } from './last-fix.js';
+import { fmbNetwork } from './network.js';
 import { decodeResponse } from './responses.js';
 
 export const CODEC_7 = 0x07;
@@ -137,6 +138,8 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
       applyIo(id, raw, attributes);
     }
   }
+  const network = fmbNetwork(io);
+  if (network) attributes.network = network;
   if (priority === PRIORITY_PANIC) addAlarm(attributes, 'sos');
   return {
     deviceTime: time,

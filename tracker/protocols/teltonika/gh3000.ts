@@ -9,6 +9,7 @@ import type { Reader } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
 import { ioValue } from './io.js';
 import { atLastFix, type LastFix } from './last-fix.js';
+import { cellTower } from './network.js';
 
 const EPOCH_2007 = Date.UTC(2007, 0, 1) / 1000;
 
@@ -46,11 +47,17 @@ function decodeRecord(r: Reader, last: LastFix | undefined): DecodedPosition {
     if (mask & 0x08) position.speed = r.u8();
     if (mask & 0x10) position.satellites = r.u8();
     if (mask & 0x20) {
-      io.lac = r.u16();
-      io.cid = r.u16();
+      // The serving cell, with its signal and operator when the mask says so.
+      const lac = r.u16();
+      const cid = r.u16();
+      const signal = mask & 0x40 ? r.u8() : undefined;
+      const tower = cellTower(lac, cid, mask & 0x80 ? r.u32() : undefined);
+      if (tower && signal !== undefined) tower.signalStrength = signal;
+      if (tower) attributes.network = { cellTowers: [tower] };
+    } else {
+      if (mask & 0x40) attributes.rssi = r.u8();
+      if (mask & 0x80) io.operator = r.u32();
     }
-    if (mask & 0x40) attributes.rssi = r.u8();
-    if (mask & 0x80) io.operator = r.u32();
     position.valid = (mask & 0x01) !== 0 && position.satellites !== 0;
   }
   for (const [bit, width] of [[0x02, 1], [0x04, 2], [0x08, 4]] as const) {
