@@ -58,7 +58,7 @@ function decodeFrame(frame: Buffer, conn: ProtocolState): DecodeResult {
   const codec = r.u8();
   const count = r.u8();
   if (codec === CODEC_12 || codec === CODEC_13) return { ...result, ...decodeResponse(r, codec, lastFix(conn)) };
-  const positions = codec === CODEC_7 ? decodeGh3000(r, count, lastFix(conn)) : decodeAvl(r, codec, count);
+  const positions = codec === CODEC_7 ? decodeGh3000(r, count, lastFix(conn)) : decodeAvl(r, codec, count, whole);
   if (positions === null) return result;
   result.positions = positions;
   rememberFix(conn, positions);
@@ -79,25 +79,26 @@ function decodeHandshake(frame: Buffer): DecodeResult {
 /**
  * The records of a Codec 8/8E/16 packet, or null for a codec we do not know. Firmware with
  * "extended" IO adds a 16-byte group that nothing in the packet announces (Traccar needs a server
- * setting): when the records do not end right before the second count, they are read again with it.
+ * setting): when the records do not end with the second count where the packet ends, they are
+ * read again with it. In a packet cut short only the second count can be checked.
  */
-function decodeAvl(r: Reader, codec: number, count: number): DecodedPosition[] | null {
+function decodeAvl(r: Reader, codec: number, count: number, whole: boolean): DecodedPosition[] | null {
   const layout = LAYOUTS[codec];
   if (!layout) return null;
   const start = r.pos;
   try {
-    return decodeRecords(r, layout, count);
+    return decodeRecords(r, layout, count, whole);
   } catch (err) {
     if (!(err instanceof Truncated)) throw err;
   }
   r.pos = start;
-  return decodeRecords(r, { ...layout, sixteenBytes: true }, count);
+  return decodeRecords(r, { ...layout, sixteenBytes: true }, count, whole);
 }
 
-function decodeRecords(r: Reader, layout: Layout, count: number): DecodedPosition[] {
+function decodeRecords(r: Reader, layout: Layout, count: number, whole: boolean): DecodedPosition[] {
   const positions: DecodedPosition[] = [];
   for (let i = 0; i < count; i++) positions.push(decodeRecord(r, layout));
-  if (r.u8() !== count) throw TRUNCATED;
+  if (r.u8() !== count || (whole && r.remaining > 0)) throw TRUNCATED;
   return positions;
 }
 

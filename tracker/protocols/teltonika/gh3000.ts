@@ -25,7 +25,12 @@ const GH3000: Record<number, (value: number, a: Telemetry) => void> = {
 
 export function decodeGh3000(r: Reader, count: number, last: LastFix | undefined): DecodedPosition[] {
   const positions: DecodedPosition[] = [];
-  for (let i = 0; i < count; i++) positions.push(decodeRecord(r, last));
+  let place = last;
+  for (let i = 0; i < count; i++) {
+    const position = decodeRecord(r, place);
+    positions.push(position);
+    place = position; // a later record without a location block stays here
+  }
   return positions;
 }
 
