@@ -308,6 +308,13 @@ describe('Teltonika Codec 12 and 13 from the device', () => {
     expect(p.deviceTime.getTime()).toBeGreaterThanOrEqual(before); // Codec 12 has no time: its arrival
   });
 
+  it('the last place is the last valid fix, not a later record without one', () => {
+    const conn = afterOneFix();
+    const noFix = { ...fix, time: new Date('2024-05-01T12:00:10Z'), lat: 0, lng: 0, valid: false };
+    teltonika.decode(teltonikaAvl([teltonikaRecord(noFix)]), conn);
+    expect(teltonika.decode(teltonikaCommandResponse('OK'), conn).positions[0]).toMatchObject({ lat: fix.lat, lng: fix.lng });
+  });
+
   it('binary serial data is shown as hex', () => {
     const r = teltonika.decode(responsePacket(0x0c, 0x06, hex('010300010015d5c5')), afterOneFix());
     expect(r.positions[0]!.attributes.result).toBe('010300010015d5c5');

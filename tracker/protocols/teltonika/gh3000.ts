@@ -29,7 +29,7 @@ export function decodeGh3000(r: Reader, count: number, last: LastFix | undefined
   for (let i = 0; i < count; i++) {
     const position = decodeRecord(r, place);
     positions.push(position);
-    place = position; // a later record without a location block stays here
+    if (position.valid) place = position; // a later record without a location block stays here
   }
   return positions;
 }

@@ -1,4 +1,4 @@
-// The newest position a connection has reported, kept in its protocol state. Messages without
+// The newest valid fix a connection has reported, kept in its protocol state. Messages without
 // a location of their own (command responses, Codec 7 records without GPS data) are placed
 // there, as not valid, so they never move the device.
 import type { DecodedPosition, ProtocolState } from '../types.js';
@@ -11,11 +11,12 @@ export function lastFix(conn: ProtocolState): LastFix | undefined {
   return conn.state[KEY] as LastFix | undefined;
 }
 
+/** Keeps the newest valid fix: a record without one carries whatever the unit last had, even 0/0. */
 export function rememberFix(conn: ProtocolState, positions: DecodedPosition[]): void {
   for (const p of positions) {
     const known = lastFix(conn);
-    // Devices send stored records newest first or oldest first: keep the newest.
-    if (known && known.deviceTime > p.deviceTime) continue;
+    // Devices send stored records newest first or oldest first.
+    if (!p.valid || (known && known.deviceTime > p.deviceTime)) continue;
     conn.state[KEY] = { deviceTime: p.deviceTime, lat: p.lat, lng: p.lng, heading: p.heading, altitude: p.altitude } satisfies LastFix;
   }
 }
