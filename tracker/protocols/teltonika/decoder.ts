@@ -57,7 +57,7 @@ function decodeFrame(frame: Buffer, conn: ProtocolState): DecodeResult {
   const r = new Reader(frame, 8, dataEnd);
   const codec = r.u8();
   const count = r.u8();
-  if (codec === CODEC_12 || codec === CODEC_13) return { ...result, ...decodeResponse(r, codec, lastFix(conn)) };
+  if (codec === CODEC_12 || codec === CODEC_13) return { ...result, ...decodeResponse(r, codec === CODEC_13, lastFix(conn)) };
   const positions = codec === CODEC_7 ? decodeGh3000(r, count, lastFix(conn)) : decodeAvl(r, codec, count, whole);
   if (positions === null) return result;
   result.positions = positions;

@@ -9,7 +9,6 @@ import type { Telemetry } from '../../positions/telemetry.js';
 import type { DecodeResult } from '../types.js';
 import { atLastFix, type LastFix } from './last-fix.js';
 
-const CODEC_13 = 0x0d;
 const TYPE_RESPONSE = 0x06;
 const TYPE_CAMERA = 0x0d;
 const CLOCK_SET = Date.UTC(2000, 0, 1);
@@ -20,17 +19,17 @@ const MAX_RESULT = 256;
 /** Printable ASCII and line breaks: shown as text; anything else as hex. */
 const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
 
-/** The packet's first response (devices send one per packet). */
-export function decodeResponse(r: Reader, codec: number, last: LastFix | undefined): Pick<DecodeResult, 'positions' | 'commandReply' | 'attributes'> {
+/** The packet's first response (devices send one per packet); `stamped` for Codec 13. */
+export function decodeResponse(r: Reader, stamped: boolean, last: LastFix | undefined): Pick<DecodeResult, 'positions' | 'commandReply' | 'attributes'> {
   const type = r.u8();
   if (type === TYPE_CAMERA) return { positions: [] };
   let size = r.u32();
   // Codec 12 carries no time: the response is as recent as its arrival.
   let time = new Date();
-  if (codec === CODEC_13) {
+  if (stamped) {
     // A device whose clock is not set stamps seconds since power-on: the arrival time is better.
-    const stamped = r.u32() * 1000;
-    if (stamped >= CLOCK_SET) time = new Date(stamped);
+    const stamp = r.u32() * 1000;
+    if (stamp >= CLOCK_SET) time = new Date(stamp);
     size -= 4;
   }
   const data = r.bytes(size);
