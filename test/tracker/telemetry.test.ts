@@ -16,9 +16,9 @@ const EVERY_KEY: Required<Pick<Telemetry, TelemetryKey>> = {
   battery: 4.1, batteryLevel: 80, power: 12.6, charge: true, rssi: 4, hdop: 0.9, pdop: 1.4, accuracy: 5, alarm: 'powerCut,sos',
   driverUniqueId: '01a2b3c4', input: 5, output: 2, door: false, blocked: false, armed: true, rpm: 2100, obdSpeed: 54, coolantTemp: 88,
   throttle: 30, engineLoad: 45, vin: 'WVWZZZ1JZXW000001', iccid: '8944500102198304826', priority: 1, event: 11, archive: false, result: 'OK', computed: 'odometer',
-  network: { cellTowers: [{ mobileCountryCode: 262, mobileNetworkCode: 2, locationAreaCode: 431, cellId: 17003, signalStrength: -67 }], wifiAccessPoints: [{ macAddress: '00:1a:2b:3c:4d:5e', signalStrength: -70 }] },
+  network: { radioType: 'lte', cellTowers: [{ cellId: 7603371, locationAreaCode: 20161, mobileCountryCode: 246, mobileNetworkCode: 2 }], wifiAccessPoints: [{ macAddress: '00:1a:2b:3c:4d:5e', signalStrength: -61 }] },
 };
-const WRONG: Record<string, unknown> = { boolean: 1, number: 'x', integer: 1.5, string: 7, alarm: 'panic', code: true, network: { cellTowers: [{ cellId: 1 }] } };
+const WRONG: Record<string, unknown> = { boolean: 1, number: 'x', integer: 1.5, string: 7, alarm: 'panic', code: true, network: { cellTowers: [{ cellId: 'x' }] } };
 const DOCS = readFileSync(new URL('../../docs/telemetry.md', import.meta.url), 'utf8');
 
 describe('the table', () => {

@@ -71,7 +71,7 @@ export const TELEMETRY = {
   archive: entry('boolean', null, 'Re-sent from the device memory rather than live', same('archive')),
   result: entry('string', null, 'Text answer to a command', same('result')),
   computed: entry('string', null, 'Counters the tracker computed because the device does not report them, comma-separated (odometer, engineHours)', null),
-  network: entry('network', null, 'Cell towers and Wi-Fi access points the device sees, reported without a fix so the unit can be located by them', same('network')),
+  network: entry('network', null, 'Cell towers and Wi-Fi access points the device sees, to locate it without GPS', same('network')),
 } as const satisfies Record<string, Entry>;
 
 /** Numbered keys: temp1, temp2…, adc1…, in1…, out1… */
@@ -81,33 +81,6 @@ export const TELEMETRY_FAMILIES = {
   in: entry('boolean', null, 'Digital input n is on', same('in')),
   out: entry('boolean', null, 'Digital output n is on', same('out')),
 } as const satisfies Record<string, Entry>;
-
-/**
- * What a unit sees of the mobile and Wi-Fi networks, named as Traccar's `network` and the
- * geolocation services it is sent to (Google, Mozilla, Unwired Labs) name it. Signal strengths are
- * as the device reports them: dBm on most units, a level on some.
- */
-const networkSchema = z
-  .object({
-    cellTowers: z
-      .array(
-        z.strictObject({
-          mobileCountryCode: z.number().int().min(0).max(999),
-          mobileNetworkCode: z.number().int().min(0).max(999),
-          locationAreaCode: z.number().int().min(0),
-          cellId: z.number().int().min(0),
-          signalStrength: z.number().optional(),
-        }),
-      )
-      .max(64)
-      .optional(),
-    wifiAccessPoints: z
-      .array(z.strictObject({ macAddress: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/), signalStrength: z.number().optional() }))
-      .max(64)
-      .optional(),
-  })
-  .strict();
-export type NetworkInfo = z.infer<typeof networkSchema>;
 
 type ValueOf<K extends Kind> = K extends 'boolean' ? boolean : K extends 'number' | 'integer' ? number : K extends 'string' ? string : K extends 'alarm' ? AlarmList : K extends 'network' ? NetworkInfo : number | string;
 export type IoValue = number | string | boolean;
@@ -133,6 +106,34 @@ export function telemetryEntry(key: string): Entry | undefined {
   const m = FAMILY.exec(key);
   return m ? TELEMETRY_FAMILIES[m[1] as keyof typeof TELEMETRY_FAMILIES] : undefined;
 }
+
+/**
+ * What a device sees of the mobile and Wi-Fi networks, modelled on Traccar's `network` (and the
+ * geolocation services' request): cell ids with their area, country and operator codes, access
+ * points by MAC address. Signal strengths are as the device reports them.
+ */
+const radioType = z.enum(['gsm', 'cdma', 'wcdma', 'lte', 'nr']);
+const cellTowerSchema = z.strictObject({
+  cellId: z.number().int().nonnegative(),
+  locationAreaCode: z.number().int().nonnegative(),
+  mobileCountryCode: z.number().int().nonnegative().optional(),
+  mobileNetworkCode: z.number().int().nonnegative().optional(),
+  signalStrength: z.number().optional(),
+  radioType: radioType.optional(),
+});
+const wifiAccessPointSchema = z.strictObject({
+  macAddress: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/),
+  signalStrength: z.number().optional(),
+  channel: z.number().int().optional(),
+});
+const networkSchema = z.strictObject({
+  radioType: radioType.optional(),
+  cellTowers: z.array(cellTowerSchema).max(32).optional(),
+  wifiAccessPoints: z.array(wifiAccessPointSchema).max(32).optional(),
+});
+export type CellTower = z.infer<typeof cellTowerSchema>;
+export type WifiAccessPoint = z.infer<typeof wifiAccessPointSchema>;
+export type NetworkInfo = z.infer<typeof networkSchema>;
 
 const alarmList = z.string().refine((v) => v.split(',').every((a) => (ALARMS as readonly string[]).includes(a)), { message: 'unknown alarm name' });
 

@@ -13,10 +13,10 @@ export class Truncated extends Error {
 export const TRUNCATED = new Truncated();
 
 /** Wraps a frame decoder so a frame cut short yields an empty result instead of an exception. */
-export function emptyWhenTruncated(decodeFrame: (frame: Buffer) => DecodeResult): (frame: Buffer, conn: ProtocolState) => DecodeResult {
-  return (frame) => {
+export function emptyWhenTruncated(decodeFrame: (frame: Buffer, conn: ProtocolState) => DecodeResult): (frame: Buffer, conn: ProtocolState) => DecodeResult {
+  return (frame, conn) => {
     try {
-      return decodeFrame(frame);
+      return decodeFrame(frame, conn);
     } catch (err) {
       if (err instanceof Truncated) return { positions: [] };
       throw err;

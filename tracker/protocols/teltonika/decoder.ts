@@ -1,14 +1,20 @@
 // Teltonika decoding: the IMEI handshake and AVL packets in Codec 8, 8 Extended and 16
-// (positions) and Codec 12/13 (command responses). AVL packet layout:
+// (FM/FMB positions), Codec 7 (GH3000 personal trackers) and Codec 12/13 (command responses and
+// serial data). AVL packet layout:
 //   00000000 | data length(4) | codec | count | records… | count | CRC-16/IBM(4)
 // The CRC covers codec through the second count. The server acknowledges a packet by
 // sending the record count as a 4-byte integer once the records are stored.
 import { crc16Ibm } from '../crc.js';
-import { Reader, TRUNCATED, emptyWhenTruncated } from '../reader.js';
+import { Reader, TRUNCATED, Truncated, emptyWhenTruncated } from '../reader.js';
 import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
-import type { DecodedPosition, DecodeResult } from '../types.js';
+import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
+import { decodeGh3000 } from './gh3000.js';
 import { applyIo, ioValue } from './io.js';
+import { lastFix, rememberFix } from './last-fix.js';
+import { fmbNetwork } from './network.js';
+import { decodeResponse } from './responses.js';
 
+export const CODEC_7 = 0x07;
 export const CODEC_8 = 0x08;
 export const CODEC_8E = 0x8e;
 export const CODEC_16 = 0x10;
@@ -22,6 +28,8 @@ interface Layout {
   ioId: 1 | 2;
   generationType: boolean;
   variableLength: boolean;
+  /** A group of 16-byte values after the 8-byte one (older FM firmware with "extended" IO). */
+  sixteenBytes?: boolean;
 }
 const LAYOUTS: Record<number, Layout> = {
   [CODEC_8]: { eventId: 1, count: 1, ioId: 1, generationType: false, variableLength: false },
@@ -30,32 +38,30 @@ const LAYOUTS: Record<number, Layout> = {
 };
 
 const PRIORITY_PANIC = 2;
-const TYPE_RESPONSE = 0x06;
 
 export const decodeTeltonika = emptyWhenTruncated(decodeFrame);
 
-function decodeFrame(frame: Buffer): DecodeResult {
+function decodeFrame(frame: Buffer, conn: ProtocolState): DecodeResult {
   if (frame.length === 1 && frame[0] === 0xff) return { positions: [], heartbeat: true };
   if (frame.length >= 2 && frame.readUInt16BE(0) !== 0) return decodeHandshake(frame);
-  if (frame.length < 8 + 3 + 4) return { positions: [] };
+  if (frame.length < 8 + 3) return { positions: [] };
 
-  const dataLength = frame.readUInt32BE(4);
-  const dataEnd = 8 + dataLength;
-  if (dataEnd + 4 > frame.length) return { positions: [] };
+  // The framer hands over whole packets. One cut short (a capture, a packet whose length field
+  // is wrong) is read as far as its bytes go, and its CRC cannot be checked.
+  const declaredEnd = 8 + frame.readUInt32BE(4);
+  const whole = declaredEnd + 4 <= frame.length;
+  const dataEnd = whole ? declaredEnd : frame.length;
   const result: DecodeResult = { positions: [] };
-  if (frame.readUInt32BE(dataEnd) !== crc16Ibm(frame, 8, dataEnd)) result.badChecksum = true;
+  if (whole && frame.readUInt32BE(dataEnd) !== crc16Ibm(frame, 8, dataEnd)) result.badChecksum = true;
 
   const r = new Reader(frame, 8, dataEnd);
   const codec = r.u8();
   const count = r.u8();
-  if (codec === CODEC_12 || codec === CODEC_13) {
-    const text = decodeCommandResponse(r, codec);
-    if (text !== null) result.commandReply = text;
-    return result;
-  }
-  const layout = LAYOUTS[codec];
-  if (!layout) return result;
-  for (let i = 0; i < count; i++) result.positions.push(decodeRecord(r, layout));
+  if (codec === CODEC_12 || codec === CODEC_13) return { ...result, ...decodeResponse(r, codec === CODEC_13, lastFix(conn)) };
+  const positions = codec === CODEC_7 ? decodeGh3000(r, count, lastFix(conn)) : decodeAvl(r, codec, count, whole);
+  if (positions === null) return result;
+  result.positions = positions;
+  rememberFix(conn, positions);
   const reply = Buffer.alloc(4);
   reply.writeUInt32BE(count);
   result.reply = reply;
@@ -68,6 +74,32 @@ function decodeHandshake(frame: Buffer): DecodeResult {
   const imei = frame.subarray(2, 2 + length).toString('latin1');
   if (frame.length !== 2 + length || !/^\d+$/.test(imei)) return { positions: [] };
   return { identity: imei, positions: [], reply: Buffer.from([0x01]) };
+}
+
+/**
+ * The records of a Codec 8/8E/16 packet, or null for a codec we do not know. Firmware with
+ * "extended" IO adds a 16-byte group that nothing in the packet announces (Traccar needs a server
+ * setting): when the records do not end with the second count where the packet ends, they are
+ * read again with it. In a packet cut short only the second count can be checked.
+ */
+function decodeAvl(r: Reader, codec: number, count: number, whole: boolean): DecodedPosition[] | null {
+  const layout = LAYOUTS[codec];
+  if (!layout) return null;
+  const start = r.pos;
+  try {
+    return decodeRecords(r, layout, count, whole);
+  } catch (err) {
+    if (!(err instanceof Truncated)) throw err;
+  }
+  r.pos = start;
+  return decodeRecords(r, { ...layout, sixteenBytes: true }, count, whole);
+}
+
+function decodeRecords(r: Reader, layout: Layout, count: number, whole: boolean): DecodedPosition[] {
+  const positions: DecodedPosition[] = [];
+  for (let i = 0; i < count; i++) positions.push(decodeRecord(r, layout));
+  if (r.u8() !== count || (whole && r.remaining > 0)) throw TRUNCATED;
+  return positions;
 }
 
 function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
@@ -83,13 +115,13 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
   const attributes: Telemetry = { priority };
   const event = layout.eventId === 1 ? r.u8() : r.u16();
   if (event) attributes.event = event;
-  const generationType = layout.generationType ? r.u8() : undefined;
+  const io: Record<string, number | string> = layout.generationType ? { generationType: r.u8() } : {};
+  attributes.io = io;
 
   const readCount = () => (layout.count === 1 ? r.u8() : r.u16());
   const readId = () => (layout.ioId === 1 ? r.u8() : r.u16());
-  const io: Record<string, number | string> = generationType === undefined ? {} : { generationType };
   readCount(); // total IO count, implied by the groups below
-  for (const width of [1, 2, 4, 8]) {
+  for (const width of layout.sixteenBytes ? [1, 2, 4, 8, 16] : [1, 2, 4, 8]) {
     const n = readCount();
     for (let k = 0; k < n; k++) {
       const id = readId();
@@ -107,7 +139,8 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
       applyIo(id, raw, attributes);
     }
   }
-  attributes.io = io;
+  const network = fmbNetwork(io);
+  if (network) attributes.network = network;
   if (priority === PRIORITY_PANIC) addAlarm(attributes, 'sos');
   return {
     deviceTime: time,
@@ -121,16 +154,4 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
     satellites,
     attributes,
   };
-}
-
-/** Codec 12/13 response text; commands the device sends us (type 0x05) are ignored. */
-function decodeCommandResponse(r: Reader, codec: number): string | null {
-  const type = r.u8();
-  let size = r.u32();
-  if (codec === CODEC_13) {
-    r.skip(4); // timestamp, seconds
-    size -= 4;
-  }
-  const text = r.bytes(size).toString('latin1');
-  return type === TYPE_RESPONSE ? text.replace(/\r?\n$/, '') : null;
 }

@@ -88,8 +88,8 @@ function encodeRecord(rec: AvlRecord, extended: boolean): Buffer {
   return Buffer.concat(parts);
 }
 
-/** Wraps codec data: preamble, length, data, CRC-16/IBM as 4 bytes. */
-function avlPacket(data: Buffer): Buffer {
+/** Wraps codec data (codec byte through the second count): preamble, length, data, CRC-16/IBM as 4 bytes. */
+export function avlPacket(data: Buffer): Buffer {
   const out = Buffer.alloc(8 + data.length + 4);
   out.writeUInt32BE(data.length, 4);
   data.copy(out, 8);
