@@ -20,7 +20,7 @@ import { telemetryEntry } from '../tracker/positions/telemetry.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED = ['tracker/positions/telemetry.ts', 'tracker/protocols/'];
 
-const known = (name: string) => name === 'io' || telemetryEntry(name) !== undefined;
+const known = (name: string) => name === 'io' || name === 'network' || telemetryEntry(name) !== undefined;
 /** `attributes` or `<anything>.attributes`. */
 const isAttributes = (e: ts.Expression) => (ts.isIdentifier(e) && e.text === 'attributes') || (ts.isPropertyAccessExpression(e) && e.name.text === 'attributes');
 

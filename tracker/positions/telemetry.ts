@@ -91,7 +91,33 @@ export type Telemetry = { [K in TelemetryKey]?: ValueOf<(typeof TELEMETRY)[K]['t
 } & {
   /** Raw values by the protocol's own id (Teltonika IO ids, GT06 extension fields…). */
   io?: Record<string, IoValue>;
+  /** The cells and Wi-Fi access points the device heard (LBS and Wi-Fi reports). */
+  network?: NetworkInfo;
 };
+
+/** A cell the device heard, as Traccar's CellTower (the shape geolocation services take). */
+export interface CellTower {
+  mobileCountryCode: number;
+  mobileNetworkCode: number;
+  locationAreaCode: number;
+  cellId: number;
+  /** dBm when the device reports it. */
+  signalStrength?: number;
+}
+
+/** A Wi-Fi access point the device heard, as Traccar's WifiAccessPoint. */
+export interface WifiAccessPoint {
+  /** Lower-case, colon-separated: "a4:2b:b0:01:02:03". */
+  macAddress: string;
+  /** dBm when the device reports it. */
+  signalStrength?: number;
+}
+
+/** Network data of a report: what a geolocation service would turn into a position. */
+export interface NetworkInfo {
+  cellTowers?: CellTower[];
+  wifiAccessPoints?: WifiAccessPoint[];
+}
 
 /** Keys whose values are numbers / booleans, for code that sets them by name. */
 export type NumberKey = { [K in keyof Telemetry]-?: NonNullable<Telemetry[K]> extends number ? K : never }[keyof Telemetry];
@@ -118,16 +144,24 @@ const schemaOf = (e: Entry) => VALUE_SCHEMAS.get(e)!;
 
 const ioSchema = z.record(z.string().max(64), z.union([z.number(), z.string().max(4096), z.boolean()]));
 
+const int = z.number().int();
+const cellTowerSchema = z.strictObject({ mobileCountryCode: int.min(0), mobileNetworkCode: int.min(0), locationAreaCode: int, cellId: int.min(0), signalStrength: int.optional() });
+const wifiSchema = z.strictObject({ macAddress: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/), signalStrength: int.optional() });
+/** Bounded like io: a device lists a handful of cells and access points. */
+const networkSchema = z
+  .strictObject({ cellTowers: z.array(cellTowerSchema).max(32).optional(), wifiAccessPoints: z.array(wifiSchema).max(32).optional() })
+  .meta({ description: 'Cells and Wi-Fi access points the device heard (docs/telemetry.md, "Network data")' });
+
 /**
  * The vocabulary as a zod schema: a strict object (an unknown key is refused, numbers must be
  * finite); numbered keys are checked against their family.
  */
 export const telemetrySchema = z
-  .object({ ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, schemaOf(e).optional()])), io: ioSchema.optional() })
+  .object({ ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, schemaOf(e).optional()])), io: ioSchema.optional(), network: networkSchema.optional() })
   .catchall(z.union([z.number(), z.boolean()]))
   .superRefine((value, ctx) => {
     for (const [key, v] of Object.entries(value)) {
-      if (key === 'io' || Object.hasOwn(TELEMETRY, key)) continue;
+      if (key === 'io' || key === 'network' || Object.hasOwn(TELEMETRY, key)) continue;
       const family = telemetryEntry(key);
       if (!family) ctx.addIssue({ code: 'custom', path: [key], message: `unknown telemetry key "${key}"` });
       else if (!schemaOf(family).safeParse(v).success) ctx.addIssue({ code: 'custom', path: [key], message: `expected ${family.type}` });
