@@ -27,6 +27,6 @@ export function decodeCameraAlarm(m: Message): Found {
   const alarm = event === 0x01 ? (withGps ? 'sos' : 'general') : CAMERA_EVENTS[event];
   if (alarm) addAlarm(a, alarm);
   if (r.remaining > 0) io.eventFiles = r.bytes(r.remaining).toString('ascii').slice(0, 4096);
-  a.io = io;
+  if (Object.keys(io).length > 0) a.io = io;
   return report(fix, a);
 }
