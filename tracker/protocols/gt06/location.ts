@@ -4,7 +4,7 @@ import { addAlarm, type CellTower, type Telemetry } from '../../positions/teleme
 import { type Reader, Truncated } from '../reader.js';
 import { alarmOfByte, alarmOfTerminalInfo } from './alarms.js';
 import { addNetwork, type Found, type Message, readDate, readGps, report, u64Number } from './blocks.js';
-import { isBcd } from './variant.js';
+import { isImeiAt } from './variant.js';
 
 const GPS = new Set([0x10, 0x11, 0x12, 0x16, 0x17, 0x1a, 0x1e, 0x22, 0x25, 0x26, 0x27, 0x2d, 0x31, 0x32, 0x37, 0x39, 0xa0, 0xa2, 0xa3, 0xa4]);
 const LBS = new Set([0x11, 0x12, 0x16, 0x17, 0x19, 0x22, 0x25, 0x26, 0x27, 0x2d, 0x31, 0x32, 0x37, 0x39, 0xa0, 0xa2, 0xa3, 0xa4, 0xa5, 0xa7]);
@@ -26,7 +26,9 @@ export function isLocation(m: Message): boolean {
  * the GPS block of 0x22/0x25 and send the status block and counters after the cell.
  */
 function isNtLayout(m: Message): boolean {
-  return (m.proto === 0x22 || m.proto === 0x25) && isBcd(m.r.buf.subarray(m.r.pos, m.r.end), 1, 8);
+  const body = m.r.buf.subarray(m.r.pos, m.r.end);
+  // The source byte is small where a GPS block has its year.
+  return (m.proto === 0x22 || m.proto === 0x25) && body.length > 0 && body[0]! < 0x10 && isImeiAt(body, 1);
 }
 
 export function decodeLocation(m: Message): Found {
@@ -34,7 +36,7 @@ export function decodeLocation(m: Message): Found {
   const a: Telemetry = {};
   const nt = isNtLayout(m);
   // The QH302R sends its IMEI in front of the GPS block of 0x12.
-  if (proto === 0x12 && isBcd(r.buf.subarray(r.pos, r.end), 0, 8)) r.skip(8);
+  if (proto === 0x12 && isImeiAt(r.buf.subarray(r.pos, r.end), 0)) r.skip(8);
   if (nt) {
     r.skip(1 + 8);
     readDate(r); // report time; the fix carries its own
@@ -188,6 +190,7 @@ function readTail(m: Message, a: Telemetry, nt: boolean, fix: { altitude?: numbe
     else r.skip(length);
   }
   if (proto === 0x17) {
+    // 0x17 reaches here only in its RFID layout (otherwise it is a Wi-Fi report).
     a.driverUniqueId = r.bytes(8).toString('hex');
     r.skip(1); // validity
   }

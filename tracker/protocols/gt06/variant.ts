@@ -47,11 +47,12 @@ export function variantOf(proto: number, declared: number, extended: boolean, bo
 }
 
 /**
- * True when `length` bytes at `at` are BCD digits, as an IMEI is. A GPS block never passes: its
+ * True when an IMEI sits at `at`: 8 BCD bytes, the first nibble the zero padding. A GPS block
+ * starting there cannot pass: its year byte is 0x10 or more for any fix since 2016, and its
  * seventh byte carries the block length (0xc) in its high nibble.
  */
-export function isBcd(body: Buffer, at: number, length: number): boolean {
-  if (body.length < at + length) return false;
-  for (let i = at; i < at + length; i++) if ((body[i]! >> 4) > 9 || (body[i]! & 0x0f) > 9) return false;
+export function isImeiAt(body: Buffer, at: number): boolean {
+  if (body.length < at + 8 || body[at]! >> 4 !== 0) return false;
+  for (let i = at; i < at + 8; i++) if (body[i]! >> 4 > 9 || (body[i]! & 0x0f) > 9) return false;
   return true;
 }
