@@ -71,6 +71,7 @@ function decodeFrame(frame: Buffer): DecodeResult {
   }
   return result;
 }
+
 /**
  * The reader for a message. Several numbers mean different messages depending on the framing or
  * the layout (variant) the frame shows; the order of the checks settles those.
