@@ -39,6 +39,13 @@ describe('GT06 status blocks', () => {
     expect(r.positions[0]!.attributes).toMatchObject({ alarm: 'geofence,tampering', batteryLevel: 66, rssi: 3, network: { cellTowers: [cell] } });
   });
 
+  it('0x16: the ACC state of the course word, sampled with the fix, wins over the terminal-information bit', () => {
+    const status = [0x02, 4, 3, 0x00, 0x02]; // terminal info: ACC on
+    expect(decode(frame(0x16, gt06GpsBlock(fix, false), 9, CELL, status)).positions[0]!.attributes.ignition).toBe(false);
+    // Without ACC in the course word (bit 14 clear) the terminal information says.
+    expect(decode(frame(0x16, GPS, 9, CELL, status)).positions[0]!.attributes.ignition).toBe(true);
+  });
+
   it('0x27: the language byte extends the alarm code (0x107 is jamming) and a geofence number follows', () => {
     const r = decode(frame(0x27, GPS, 9, CELL, [0x00, 100, 4, 0x07, 0x12], 3));
     expect(r.positions[0]!.attributes).toMatchObject({ alarm: 'jamming', batteryLevel: 100, io: { geofence: 3 } });

@@ -90,6 +90,11 @@ export function addNetwork(a: Telemetry, cells: CellTower[], wifi: NetworkInfo['
   if (network.cellTowers || network.wifiAccessPoints) a.network = network;
 }
 
+/** Text kept under io, cut to the vocabulary's limit for raw values (longer would refuse the report). */
+export function ioText(text: string): string {
+  return text.slice(0, 4096);
+}
+
 /** Six bytes as a MAC address, lower case with colons. */
 export function readMac(r: Reader): string {
   return r.bytes(6).toString('hex').replace(/(..)(?!$)/g, '$1:');

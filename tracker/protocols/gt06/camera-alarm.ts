@@ -3,7 +3,7 @@
 // supply voltage), then the event code, its data and the names of the video files it recorded.
 import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
 import { CAMERA_EVENTS } from './alarms.js';
-import { type Found, type Message, readDate, readGps, report } from './blocks.js';
+import { type Found, ioText, type Message, readDate, readGps, report } from './blocks.js';
 
 export function decodeCameraAlarm(m: Message): Found {
   const { r } = m;
@@ -26,7 +26,7 @@ export function decodeCameraAlarm(m: Message): Found {
   if (r.remaining >= 2) io.eventData = r.u16();
   const alarm = event === 0x01 ? (withGps ? 'sos' : 'general') : CAMERA_EVENTS[event];
   if (alarm) addAlarm(a, alarm);
-  if (r.remaining > 0) io.eventFiles = r.bytes(r.remaining).toString('ascii').slice(0, 4096);
+  if (r.remaining > 0) io.eventFiles = ioText(r.bytes(r.remaining).toString('ascii'));
   if (Object.keys(io).length > 0) a.io = io;
   return report(fix, a);
 }

@@ -2,7 +2,7 @@
 // fuel sensor, RFID or humidity), the GK310 heartbeat 0x23 and the 0x13 status of units that add
 // a temperature. They update the device's telemetry and raise alarms, never move it.
 import type { Telemetry } from '../../positions/telemetry.js';
-import { type Found, type Message, readDate, report } from './blocks.js';
+import { type Found, ioText, type Message, readDate, report } from './blocks.js';
 
 /** The fuel sensor's line: "!AIOIL,addr,output,temperature,version,codes,measured,movement,…". */
 const FUEL_SENSOR = /^!AIOIL,\d+,\d+\.\d+,(\d+\.\d+),[^,]+,\d{4},(\d+\.\d+),[01],\d+,[0-9A-Fa-f]{2}/;
@@ -51,7 +51,7 @@ export function decodeInfo(m: Message): Found {
       // A serial reader either passes its text through or frames a 4-byte key.
       const first = r.remaining > 0 ? r.buf[r.pos]! : 0;
       if (/[A-Za-z]/.test(String.fromCharCode(first))) {
-        a.io = { serial: r.bytes(r.remaining).toString('ascii').trim() };
+        a.io = { serial: ioText(r.bytes(r.remaining).toString('ascii').trim()) };
       } else {
         r.skip(2); // header, type
         a.driverUniqueId = r.bytes(4).toString('hex');

@@ -2,7 +2,7 @@
 // Jimi 4G device status 0xf1 and peripheral report 0xf2 (a time, then 2-byte ids).
 import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
 import { MODULAR_EVENTS } from './alarms.js';
-import { addNetwork, type Fix, type Found, type Message, report } from './blocks.js';
+import { addNetwork, type Fix, type Found, ioText, type Message, report } from './blocks.js';
 
 export function decodeModular(m: Message): Found {
   const { r } = m;
@@ -116,7 +116,7 @@ function readPeripheral(m: Message, id: number, a: Telemetry, io: Record<string,
     const eventData = r.u8();
     if (event > 0) io.eventData = eventData;
     io.dataType = r.u8();
-    io.dataDetails = r.bytes(length - 10).toString('hex');
+    io.dataDetails = ioText(r.bytes(length - 10).toString('hex'));
   } else if (id === 0x000c) {
     r.skip(1); // length
     io.externalBatteryLevel = r.u8();
