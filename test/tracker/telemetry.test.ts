@@ -39,6 +39,14 @@ describe('the table', () => {
     for (const [family, e] of Object.entries(TELEMETRY_FAMILIES)) expect([family, telemetrySchema.safeParse({ [`${family}2`]: WRONG[e.type] }).success]).toEqual([family, false]);
   });
 
+  test('network data: cells and access points in Traccar\'s shape are taken, anything else is refused', () => {
+    const network = { cellTowers: [{ mobileCountryCode: 460, mobileNetworkCode: 0, locationAreaCode: 10365, cellId: 8120, signalStrength: -60 }], wifiAccessPoints: [{ macAddress: 'a4:2b:b0:01:02:03' }] };
+    expect(telemetrySchema.safeParse({ network }).success).toBe(true);
+    for (const bad of [{ cells: [] }, { wifiAccessPoints: [{ macAddress: 'A42BB0010203' }] }, { cellTowers: [{ mobileCountryCode: 460 }] }]) {
+      expect([bad, telemetrySchema.safeParse({ network: bad }).success]).toEqual([bad, false]);
+    }
+  });
+
   test('an unknown key, a non-finite number and a nested io value are refused', () => {
     for (const bad of [{ fule: 40 }, { hours: 10 }, { temp: 4 }, { power: Infinity }, { fuel: Number.NaN }, { io: { a: { b: 1 } } }]) {
       expect([bad, telemetrySchema.safeParse(bad).success]).toEqual([bad, false]);

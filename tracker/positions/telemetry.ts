@@ -156,7 +156,7 @@ export const telemetrySchema = z
   .catchall(z.union([z.number(), z.boolean()]))
   .superRefine((value, ctx) => {
     for (const [key, v] of Object.entries(value)) {
-      if (key === 'io' || Object.hasOwn(TELEMETRY, key)) continue;
+      if (key === 'io' || key === 'network' || Object.hasOwn(TELEMETRY, key)) continue;
       const family = telemetryEntry(key);
       if (!family) ctx.addIssue({ code: 'custom', path: [key], message: `unknown telemetry key "${key}"` });
       else if (!schemaOf(family).safeParse(v).success) ctx.addIssue({ code: 'custom', path: [key], message: `expected ${family.type}` });

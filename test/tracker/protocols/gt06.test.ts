@@ -1,7 +1,7 @@
 import type { DeviceAlarm } from '../../../tracker/simulator/frames/fix.js';
 import { describe, expect, it } from '@jest/globals';
 import { crc16X25 } from '../../../tracker/protocols/crc.js';
-import { buildAck } from '../../../tracker/protocols/gt06/decoder.js';
+import { buildAck } from '../../../tracker/protocols/gt06/ack.js';
 import { encodeCommand } from '../../../tracker/protocols/gt06/encoder.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import {

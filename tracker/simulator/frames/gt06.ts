@@ -1,5 +1,6 @@
 // GT06 frames the way Concox trackers send them (GT06 protocol manual): login 0x01,
-// GPS+LBS 0x12/0x22, status 0x13, alarm 0x16 and the command reply 0x21.
+// GPS+LBS 0x12/0x22, status 0x13, alarm 0x16, LBS alarm 0x19, cell report 0x28 and the command
+// reply 0x21.
 import { crc16X25 } from '../../protocols/crc.js';
 import type { DeviceAlarm, DeviceFix, DeviceState } from './fix.js';
 
@@ -80,6 +81,36 @@ export function gt06Heartbeat(state: DeviceState = {}, serial = 1): Buffer {
 export function gt06Alarm(fix: DeviceFix, alarm: DeviceAlarm, state: DeviceState = {}, serial = 1): Buffer {
   const status = Buffer.from([terminalInfo({ ...state, alarm }), voltageLevel(state), 0x04, ALARM_CODES[alarm], 0x02]);
   return gt06Frame(0x16, Buffer.concat([gt06GpsBlock(fix), Buffer.from([LBS.length + 1]), LBS, status]), serial);
+}
+
+/** LBS + status 0x19: an alarm raised without a GPS fix, located only by its cell. */
+export function gt06LbsAlarm(alarm: DeviceAlarm, state: DeviceState = {}, serial = 1): Buffer {
+  const status = Buffer.from([terminalInfo({ ...state, alarm }), voltageLevel(state), 0x04, ALARM_CODES[alarm], 0x02]);
+  return gt06Frame(0x19, Buffer.concat([LBS, status]), serial);
+}
+
+/** A cell the device hears: LAC, cell id and signal (dBm) on the manual's network (MCC 460, MNC 0). */
+export interface HeardCell {
+  lac: number;
+  cellId: number;
+  dbm: number;
+}
+
+/**
+ * Multiple-cell report 0x28 (no GPS): time, MCC, MNC, seven cell slots (LAC, 3-byte cell id,
+ * signal as -dBm; unused slots zero) and the timing advance.
+ */
+export function gt06CellReport(time: Date, cells: HeardCell[], serial = 1): Buffer {
+  const body = Buffer.alloc(6 + 3 + 7 * 6 + 1);
+  body.set([time.getUTCFullYear() - 2000, time.getUTCMonth() + 1, time.getUTCDate(), time.getUTCHours(), time.getUTCMinutes(), time.getUTCSeconds()]);
+  LBS.copy(body, 6, 0, 3); // MCC, MNC
+  cells.slice(0, 7).forEach((c, i) => {
+    const at = 9 + i * 6;
+    body.writeUInt16BE(c.lac, at);
+    body.writeUIntBE(c.cellId, at + 2, 3);
+    body[at + 5] = -c.dbm;
+  });
+  return gt06Frame(0x28, body, serial);
 }
 
 /** Command reply 0x21: server flag echoed from the command, encoding 1 (ASCII), text. */
