@@ -24,6 +24,7 @@ import { migrate } from '../tracker/storage/migrate.js';
 import { openDb } from '../tracker/storage/open.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile } from './lib.js';
+import { NO_DEVICE_PORTS } from '../test/helpers/ports.js';
 
 const RATE = 500;
 const SECONDS = 20;
@@ -231,7 +232,7 @@ export async function run(): Promise<void> {
     for (let i = 0; i < DEVICES; i++) devices.push(((await runVerb(ctx, 'devices add', { account, imei: imeiOf(i), name: `Unit ${i}` })) as { id: string }).id);
     const { secret } = (await runVerb(ctx, 'webhooks add', { account, url: receiver.url(), events: 'all' })) as { secret: string };
 
-    const tracker = await startService('tracker/main.ts', { ...keys.env, ...allowLocal, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' });
+    const tracker = await startService('tracker/main.ts', { ...keys.env, ...allowLocal, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS });
     const line = await tracker.waitForLog((l) => l.msg === 'tracker started');
     const ports = { device: (line.devicePorts as Record<string, number>).device!, http: line.httpPort as number };
 

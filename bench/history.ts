@@ -12,6 +12,7 @@ import { migrate } from '../tracker/storage/migrate.js';
 import { openDb } from '../tracker/storage/open.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
+import { NO_DEVICE_PORTS } from '../test/helpers/ports.js';
 
 const DAYS = 90;
 const EVERY_S = 5;
@@ -131,7 +132,7 @@ export async function run(): Promise<void> {
     );
     await db.query('ANALYZE');
 
-    const settings = { ...keys.env, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+    const settings = { ...keys.env, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };
     const tracker = await startService('tracker/main.ts', settings);
     const gateway = await startService('gateway/main.ts', { ...settings, GATEWAY_PORT: '0', TRACKER_URL: `http://127.0.0.1:${tracker.port}`, REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_READ_PER_MINUTE: '1000000000', RATE_LIMIT_PREFIX: `bench:${Date.now()}:` });
     const token = ((await runVerb(ctx, 'tokens create', { account, scopes: 'read' })) as { token: string }).token;

@@ -13,6 +13,7 @@ import { migrate } from '../tracker/storage/migrate.js';
 import { openDb } from '../tracker/storage/open.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
+import { NO_DEVICE_PORTS } from '../test/helpers/ports.js';
 
 const DEVICES = 10_000;
 const RATES = [2_000, 5_000, 10_000, 15_000];
@@ -71,7 +72,7 @@ export async function run(): Promise<void> {
     const account = ((await runVerb({ db, privateKey: keys.privateKey, config: parseConfig({}) }, 'accounts create', { name: 'Bench' })) as { id: string }).id;
     await db.query(`INSERT INTO devices (id, account_id, imei, name) SELECT 'dev_' || lpad(i::text, 20, '0'), $1, '86' || lpad(i::text, 13, '0'), 'Unit ' || i FROM generate_series(0, $2 - 1) AS i`, [account, DEVICES]);
     // Every simulated device connects from this one address.
-    const tracker = await startService('tracker/main.ts', { ...keys.env, LOG_LEVEL: 'info', DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEVICE_MAX_CONNECTIONS_PER_ADDRESS: String(DEVICES) });
+    const tracker = await startService('tracker/main.ts', { ...keys.env, LOG_LEVEL: 'info', DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEVICE_MAX_CONNECTIONS_PER_ADDRESS: String(DEVICES) });
     const line = await tracker.waitForLog((l) => l.msg === 'tracker started');
     const port = (line.devicePorts as Record<string, number>).device!;
 

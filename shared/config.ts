@@ -65,15 +65,26 @@ const gatewayOnly = {
   GATEWAY_METRICS_PORT: port.default(9464),
 };
 
+/**
+ * Each TCP protocol's own port, Traccar's, so a fleet moves without reconfiguring its devices; the
+ * setting is the name in capitals with _PORT (GT06_PORT), 0 disables it. DEVICE_PORT takes every
+ * protocol whose first bytes identify it.
+ */
+export const PROTOCOL_PORTS = {
+  gt06: 5023,
+  teltonika: 5027,
+  h02: 5013,
+} as const;
+export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
+export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;
+
 /** Settings only the tracker (and its operator CLI) reads. */
 const trackerOnly = {
   TRACKER_HTTP_PORT: port.default(8081),
   TRACKER_HOST: z.string().min(1).default('127.0.0.1'),
   DEVICE_HOST: z.string().min(1).default('0.0.0.0'),
   DEVICE_PORT: port.default(5000),
-  GT06_PORT: port.default(5023),
-  TELTONIKA_PORT: port.default(5027),
-  H02_PORT: port.default(5013),
+  ...Object.fromEntries(Object.entries(PROTOCOL_PORTS).map(([name, p]) => [portSetting(name), port.default(p)])) as Record<`${Uppercase<ProtocolWithPort>}_PORT`, ReturnType<typeof port.default>>,
   OSMAND_PORT: port.default(5055),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
   DATA_DIR_LOCK_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),

@@ -8,7 +8,7 @@ import { openDb } from '../../tracker/storage/open.js';
 import { runCli } from '../helpers/cli.js';
 import { ENGINES, createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { DeviceClient } from '../helpers/device-client.js';
-import { freePort } from '../helpers/ports.js';
+import { NO_DEVICE_PORTS, freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
 
 const databases: TestDatabase[] = [];
@@ -33,14 +33,12 @@ describe.each(ENGINES)('computed counters and kill -9 on %s', (engine) => {
     const httpPort = await freePort();
     const devicePort = await freePort();
     const env: Record<string, string> = {
+      ...NO_DEVICE_PORTS,
       DATA_DIR: db.dataDir,
       TRACKER_HTTP_PORT: String(httpPort),
       DEVICE_PORT: String(devicePort),
       OSMAND_PORT: String(await freePort()),
-      GT06_PORT: '0',
-      TELTONIKA_PORT: '0',
-      H02_PORT: '0',
-      DEMO: 'false',
+        DEMO: 'false',
       LOG_LEVEL: 'info',
       ...(db.url ? { DATABASE_URL: db.url } : {}),
     };

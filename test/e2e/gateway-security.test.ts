@@ -21,6 +21,7 @@ import { createGeofence } from '../../tracker/geofences/repository.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { uniquePrefix } from '../helpers/gateway.js';
 import { securitySuite, tokenRoutes, type SecurityBackend } from '../helpers/security-suite.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
 let dataDir: string;
 let tracker: RunningTracker;
@@ -74,7 +75,7 @@ const backend: SecurityBackend = {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
-  const ports = { TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+  const ports = { TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };
   tracker = await startTracker(parseConfig({ DATA_DIR: dataDir, DEMO: 'false', ...ports }), createLogger('tracker', 'silent'));
   const keys = ensureEmbeddedKeys(dataDir);
   const config = parseConfig({

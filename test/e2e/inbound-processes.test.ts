@@ -11,6 +11,7 @@ import { migrate } from '../../tracker/storage/migrate.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
 const SECRET = 'a-gateway-secret-of-at-least-32-characters';
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -28,7 +29,7 @@ beforeAll(async () => {
   t = await createTestDatabase('postgres');
   db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
   await migrate(db);
-  const ports = { TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+  const ports = { TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };
   tracker = await startService('tracker/main.ts', { ...keys, ...ports, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, DEMO: 'false', LOG_LEVEL: 'info' });
   gateway = await startService('gateway/main.ts', {
     ...keys,

@@ -13,7 +13,7 @@ import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';
-import { freePort } from './ports.js';
+import { NO_DEVICE_PORTS, freePort } from './ports.js';
 
 export interface DashboardStack {
   tracker: RunningTracker;
@@ -36,7 +36,7 @@ function listen(gateway: Gateway, port = 0): Promise<{ server: Server; url: stri
 export async function startDashboardStack(settings: Record<string, string> = {}): Promise<DashboardStack> {
   const db = await createTestDatabase('postgres');
   const publicPort = await freePort();
-  const ports = { PUBLIC_BASE_URL: `http://127.0.0.1:${publicPort}`, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+  const ports = { PUBLIC_BASE_URL: `http://127.0.0.1:${publicPort}`, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };
   const tracker = await startTracker(parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, DEMO: 'false', ...ports, ...settings }), createLogger('tracker', 'silent'));
   const keys = ensureEmbeddedKeys(db.dataDir);
   const gatewayFor = (hops: string) =>

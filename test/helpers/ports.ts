@@ -1,5 +1,8 @@
-// A TCP port on loopback that nothing listens on right now.
+// Ports for services under test: a free TCP port on loopback, and settings that keep a tracker off
+// every fixed device port (the shared device port, the OsmAnd port and each protocol's own port,
+// all 0: an ephemeral port). Tests run in parallel, so none may take a protocol's well-known port.
 import { createServer } from 'node:net';
+import { PROTOCOL_PORTS, portSetting } from '../../shared/config.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -11,3 +14,9 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+export const NO_DEVICE_PORTS: Record<string, string> = {
+  DEVICE_PORT: '0',
+  OSMAND_PORT: '0',
+  ...Object.fromEntries(Object.keys(PROTOCOL_PORTS).map((name) => [portSetting(name), '0'])),
+};

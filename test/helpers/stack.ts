@@ -9,6 +9,7 @@ import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';
 import { startService, type Service } from './processes.js';
+import { NO_DEVICE_PORTS } from './ports.js';
 
 export interface Stack {
   database: TestDatabase;
@@ -37,11 +38,7 @@ export async function createStack(): Promise<Stack> {
     DATA_DIR: database.dataDir,
     DEMO: 'false',
     TRACKER_HTTP_PORT: '0',
-    DEVICE_PORT: '0',
-    OSMAND_PORT: '0',
-    GT06_PORT: '0',
-    TELTONIKA_PORT: '0',
-    H02_PORT: '0',
+    ...NO_DEVICE_PORTS,
     GATEWAY_SECRET: gatewaySecret,
     JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     JWT_PUBLIC_KEY: publicPem,

@@ -6,6 +6,7 @@ import { createLogger } from '../../shared/logger.js';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './databases.js';
+import { NO_DEVICE_PORTS } from './ports.js';
 
 export interface TrackerFixture {
   tracker: RunningTracker;
@@ -19,7 +20,7 @@ export interface TrackerFixture {
 
 export async function startTrackerFixture(engine: Engine = 'postgres', settings: Record<string, string> = {}): Promise<TrackerFixture> {
   const db = await createTestDatabase(engine);
-  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', ...settings });
+  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEMO: 'false', ...settings });
   const tracker = await startTracker(config, createLogger('tracker', 'silent'));
   const base = `http://127.0.0.1:${tracker.httpPort}`;
   const sign = (t: request.Test, accountId: string, scopes: string) =>

@@ -2,7 +2,7 @@
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { runCli } from '../helpers/cli.js';
-import { freePort } from '../helpers/ports.js';
+import { NO_DEVICE_PORTS, freePort } from '../helpers/ports.js';
 import { parseConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { findAccount } from '../../tracker/accounts/repository.js';
@@ -77,7 +77,7 @@ describe.each(['postgres', 'pglite'] as const)('admin CLI on %s', (engine) => {
 describe('admin CLI while the tracker owns the embedded database', () => {
   test('goes through the running tracker instead of opening the data directory', async () => {
     const t = await createTestDatabase('pglite');
-    const config = parseConfig({ DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', LOG_LEVEL: 'silent' });
+    const config = parseConfig({ DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEMO: 'false', LOG_LEVEL: 'silent' });
     const tracker = await startTracker(config, createLogger('tracker', 'silent'));
     try {
       const env = { DATA_DIR: t.dataDir, TRACKER_URL: `http://127.0.0.1:${tracker.httpPort}` };

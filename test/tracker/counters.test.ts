@@ -9,6 +9,7 @@ import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { osmandQuery } from '../../tracker/simulator/frames/osmand.js';
 import type { DeviceFix, DeviceState } from '../../tracker/simulator/frames/fix.js';
 import { ENGINES, createTestDatabase, type Engine, type TestDatabase } from '../helpers/databases.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
 /** Great-circle distance in metres, written here independently of the tracker's. */
 function haversine(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
@@ -37,7 +38,7 @@ interface Tracker {
 }
 
 async function start(engine: Engine, db: TestDatabase): Promise<Tracker> {
-  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS: '1000000' });
+  const config = parseConfig({ DATABASE_URL: db.url, DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEMO: 'false', OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS: '1000000' });
   const running = await startTracker(config, createLogger(`tracker-${engine}`, 'silent'));
   const port = running.ingest.ports.osmand!;
   return {

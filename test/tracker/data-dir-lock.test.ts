@@ -6,7 +6,7 @@ import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { freePort } from '../helpers/ports.js';
+import { NO_DEVICE_PORTS, freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
 import { DataDirLock, tryLockDataDir, type LockOwner } from '../../tracker/storage/data-dir-lock.js';
 import { openDb } from '../../tracker/storage/open.js';
@@ -25,13 +25,11 @@ function dataDir(): string {
 async function trackerEnv(dir: string, extra: Record<string, string> = {}) {
   const port = await freePort();
   const env = {
+    ...NO_DEVICE_PORTS,
     DATA_DIR: dir,
     TRACKER_HTTP_PORT: String(port),
     DEVICE_PORT: String(await freePort()),
     OSMAND_PORT: String(await freePort()),
-    GT06_PORT: '0',
-    TELTONIKA_PORT: '0',
-    H02_PORT: '0',
     LOG_LEVEL: 'info',
     ...extra,
   };

@@ -12,6 +12,7 @@ import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { startCuttableProxy, type CuttableProxy } from '../helpers/cuttable-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
 let db: TestDatabase;
 let proxy: CuttableProxy;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   proxy = await startCuttableProxy(5432);
   const url = new URL(db.url!);
   url.port = String(proxy.port);
-  const config = parseConfig({ DATABASE_URL: url.toString(), DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false' });
+  const config = parseConfig({ DATABASE_URL: url.toString(), DATA_DIR: db.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEMO: 'false' });
   tracker = await startTracker(config, createLogger('tracker', 'silent'));
   base = `http://127.0.0.1:${tracker.httpPort}`;
   accountId = ((await runVerb(tracker.ctx, 'accounts create', { name: 'Outage' })) as { id: string }).id;

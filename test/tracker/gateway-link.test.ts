@@ -13,9 +13,8 @@ import { createLogger } from '../../shared/logger.js';
 import { publicKeyFrom, signToken } from '../../shared/tokens.js';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { startTracker, type RunningTracker } from '../../tracker/server.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
-// Device listeners are not under test here; ephemeral ports keep parallel runs apart.
-const NO_DEVICE_PORTS = { DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
 let dataDir: string;
 let tracker: RunningTracker;
 let gateway: Gateway;

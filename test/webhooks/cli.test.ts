@@ -9,6 +9,7 @@ import { openDb } from '../../tracker/storage/open.js';
 import { runCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
 const allowLocal = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' };
 // Several CLI processes per test: generous on a busy machine.
@@ -138,7 +139,7 @@ describe('webhooks CLI while the tracker owns the embedded database', () => {
   test('add and test go through the running tracker, which sends the test message', async () => {
     const t = await createTestDatabase('pglite');
     const receiver = await WebhookReceiver.start();
-    const config = parseConfig({ DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', ...allowLocal });
+    const config = parseConfig({ DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEMO: 'false', ...allowLocal });
     const tracker = await startTracker(config, createLogger('tracker', 'silent'));
     try {
       // The CLI itself has no development settings: the tracker's apply.

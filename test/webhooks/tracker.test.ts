@@ -15,6 +15,7 @@ import { startService, stopAllServices } from '../helpers/processes.js';
 import { startTrackerFixture } from '../helpers/tracker-app.js';
 import { enqueue, storedEvent } from '../helpers/webhook-events.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { NO_DEVICE_PORTS } from '../helpers/ports.js';
 
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const allowLocal = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' };
@@ -33,7 +34,7 @@ describe('tracker restart mid-backlog', () => {
       const device = ((await runVerb(ctx, 'devices add', { account, imei: '359633100000001', name: 'Van' })) as { id: string }).id;
       const { id } = (await runVerb(ctx, 'webhooks add', { account, url: receiver.url() })) as { id: string };
       const counts = async () => ((await runVerb(ctx, 'webhooks deliveries', { webhook: id })) as { deliveries: { pending: number; delivered: number; failed: number } }).deliveries;
-      const env = { ...allowLocal, WEBHOOK_RETRY_SCHEDULE: Array(20).fill('300ms').join(','), DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0', DEMO: 'false', LOG_LEVEL: 'info' };
+      const env = { ...allowLocal, WEBHOOK_RETRY_SCHEDULE: Array(20).fill('300ms').join(','), DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEMO: 'false', LOG_LEVEL: 'info' };
 
       // The receiver is down: the first tracker keeps failing, then stops with everything pending.
       await receiver.down();

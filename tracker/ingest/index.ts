@@ -1,6 +1,7 @@
 // The device side of the tracker: TCP listeners, the OsmAnd HTTP listener, durable batched
 // ingest judged for events in its own transactions, device connections and command delivery,
 // started and stopped together.
+import { PROTOCOL_PORTS, portSetting } from '../../shared/config.js';
 import type { DeviceLinks } from '../commands/device-links.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import type { TrackerContext } from '../context.js';
@@ -64,10 +65,10 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   exposeIngest(ctx.metrics.registry, deps);
   await dispatcher.start();
 
-  const dedicated: [string, number][] = [['gt06', config.GT06_PORT], ['teltonika', config.TELTONIKA_PORT], ['h02', config.H02_PORT]];
+  const dedicated = Object.keys(PROTOCOL_PORTS).map((name) => ({ name, port: config[portSetting(name) as keyof typeof config] as number }));
   const listeners: Listener[] = [
     { name: 'device', port: config.DEVICE_PORT, protocols: PROTOCOLS },
-    ...dedicated.filter(([, port]) => port !== 0).map(([name, port]) => ({ name, port, protocols: PROTOCOLS.filter((p) => p.name === name) })),
+    ...dedicated.filter(({ port }) => port !== 0).map(({ name, port }) => ({ name, port, protocols: PROTOCOLS.filter((p) => p.name === name) })),
   ];
   const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS }, deps);
   const osmandServer = await startHttpReportServer(osmand, config.OSMAND_PORT, config.DEVICE_HOST, config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, deps);

@@ -3,7 +3,7 @@ import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
 import { osmand } from './osmand/index.js';
 import { teltonika } from './teltonika/index.js';
-import type { CommandType, HttpProtocol, Protocol } from './types.js';
+import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports. */
 export const PROTOCOLS: Protocol[] = [gt06, teltonika, h02];
@@ -17,8 +17,8 @@ const BY_NAME = new Map<string, Protocol | HttpProtocol>([...PROTOCOLS, ...HTTP_
 export const PROTOCOL_NAMES: string[] = [...BY_NAME.keys()];
 
 /** Encodes a command for a device speaking `protocol`; null when the protocol has no such command. */
-export function encodeCommand(protocol: string, command: CommandType, commandSeq: number): Buffer | null {
-  return BY_NAME.get(protocol)?.commands[command]?.(commandSeq) ?? null;
+export function encodeCommand(protocol: string, command: CommandType, commandSeq: number, params: CommandParams = {}): Buffer | null {
+  return BY_NAME.get(protocol)?.commands[command]?.(commandSeq, params) ?? null;
 }
 
 /** Whether a device speaking `protocol` can be sent `command`. */

@@ -62,18 +62,29 @@ export interface Framer {
 }
 
 /** Commands the product can ask a device for. */
-export type CommandType = 'locate';
+export type CommandType = 'locate' | 'engineStop' | 'engineResume' | 'reboot' | 'setInterval' | 'custom';
+
+/** What a command carries besides its type: setInterval's period, custom's raw payload. */
+export interface CommandParams {
+  /** setInterval: the reporting period asked for, seconds. */
+  seconds?: number;
+  /** custom: the protocol's own command text (for a text protocol, or a text command of a binary one). */
+  text?: string;
+  /** custom: raw bytes as hex, for a binary protocol. */
+  hex?: string;
+}
 
 /**
  * What a protocol can send, as data: an encoder per command it has (`commandSeq` travels in the
  * command where the protocol echoes it back). A command missing here is refused when it is asked
  * for, never queued.
  */
-export type CommandEncoders = Partial<Record<CommandType, (commandSeq: number) => Buffer>>;
+export type CommandEncoders = Partial<Record<CommandType, (commandSeq: number, params: CommandParams) => Buffer>>;
 
 /** A protocol spoken over a TCP stream: detected, framed, decoded frame by frame. */
 export interface Protocol {
-  name: 'gt06' | 'teltonika' | 'h02';
+  /** Lower-case, as in settings (GT06_PORT), metrics labels and the devices' `protocol` field. */
+  name: string;
   transport: 'tcp';
   commands: CommandEncoders;
   /** True when the first bytes of a connection belong to this protocol (device port autodetect). */

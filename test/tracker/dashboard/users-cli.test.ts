@@ -9,7 +9,7 @@ import { findUserByLink } from '../../../tracker/users/repository.js';
 import { digest } from '../../../tracker/users/secrets.js';
 import { runCli } from '../../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/databases.js';
-import { freePort } from '../../helpers/ports.js';
+import { NO_DEVICE_PORTS, freePort } from '../../helpers/ports.js';
 
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
@@ -94,7 +94,7 @@ describe('users commands on PostgreSQL', () => {
 
 test('through a running tracker on the embedded database, the tracker’s PUBLIC_BASE_URL is used', async () => {
   const t = await createTestDatabase('pglite');
-  const ports = { TRACKER_HTTP_PORT: '0', DEVICE_PORT: '0', OSMAND_PORT: '0', GT06_PORT: '0', TELTONIKA_PORT: '0', H02_PORT: '0' };
+  const ports = { TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };
   const tracker = await startTracker(parseConfig({ DATA_DIR: t.dataDir, DEMO: 'false', PUBLIC_BASE_URL: 'https://live.example.com', ...ports }), createLogger('tracker', 'silent'));
   try {
     const env = { DATA_DIR: t.dataDir, TRACKER_URL: `http://127.0.0.1:${tracker.httpPort}` };

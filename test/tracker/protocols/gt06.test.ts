@@ -168,7 +168,7 @@ describe('GT06 decoder: simulator frames', () => {
 
 describe('GT06 encoder', () => {
   it('WHERE# locate with server flag and serial from commandSeq', () => {
-    const out = gt06.commands.locate!(0);
+    const out = gt06.commands.locate!(0, {});
     expect(out.subarray(0, 5).toString('hex')).toBe('787810800a'); // header, length 16, 0x80, flag + text = 10
     expect(out.readUInt32BE(5)).toBe(0);
     expect(out.toString('ascii', 9, 15)).toBe('WHERE#');

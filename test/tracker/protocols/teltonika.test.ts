@@ -165,7 +165,7 @@ describe('Teltonika AVL: simulator packets', () => {
 
 describe('Teltonika encoder', () => {
   it('getgps as Codec 12 type 05 with CRC-16/IBM', () => {
-    const out = teltonika.commands.locate!(1);
+    const out = teltonika.commands.locate!(1, {});
     expect(out.readUInt32BE(0)).toBe(0); // preamble
     expect(out.readUInt32BE(4)).toBe(out.length - 12); // data length
     expect([...out.subarray(8, 11)]).toEqual([0x0c, 0x01, 0x05]); // codec 12, one command, type 05
