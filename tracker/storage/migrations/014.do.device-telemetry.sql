@@ -1,0 +1,9 @@
+-- Each device's latest telemetry, written in the transaction of the batch that reported it. Per key
+-- (ignition, battery, fuel… see tracker/positions/latest-telemetry.ts) the value and the device
+-- time it was reported at, in the public API's shape {"battery": {"value": 12.4, "time": "…"}} so
+-- the devices list renders it as text; and the last few alarms, newest first.
+CREATE TABLE device_telemetry (
+  device_id text PRIMARY KEY REFERENCES devices (id) ON DELETE CASCADE,
+  telemetry jsonb NOT NULL DEFAULT '{}',
+  alarms    jsonb NOT NULL DEFAULT '[]'
+);
