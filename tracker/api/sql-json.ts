@@ -12,8 +12,8 @@ const jsonNumber = (column: string) => `CASE WHEN ${finite(column)} THEN ${colum
 
 /**
  * A device as the API shows it: a device that never reported has no position and speed 0. Its
- * latest telemetry is stored in the shape shown (positions/latest-telemetry.ts), so it is copied
- * as text.
+ * latest telemetry is stored in the shape shown, and as text (positions/latest-telemetry.ts), so it
+ * is copied.
  * Built by string concatenation (half the time of json_build_object for large lists); ids, IMEIs
  * and statuses are plain ASCII by their constraints, names and plates are escaped by to_json.
  */
@@ -21,7 +21,7 @@ const DEVICE_JSON = `'{"id":"' || id || '","name":' || to_json(name) || ',"plate
   ',"imei":"' || imei || '","status":"' || status || '","speed":' || CASE WHEN last_lat IS NULL THEN '0' ELSE ${jsonNumber('last_speed')} END ||
   ',"position":' || CASE WHEN last_lat IS NULL OR NOT (${finite('last_lat')} AND ${finite('last_lng')}) THEN 'null' ELSE '{"lat":' || last_lat || ',"lng":' || last_lng || '}' END ||
   ',"lastUpdate":' || CASE WHEN last_update IS NULL THEN 'null' ELSE '"' || ${isoSql('last_update')} || '"' END ||
-  ',"telemetry":' || coalesce(telemetry::text, '{}') || '}'`;
+  ',"telemetry":' || coalesce(shown, '{}') || '}'`;
 
 const DEVICES = 'devices LEFT JOIN device_telemetry ON device_id = id';
 
