@@ -14,7 +14,7 @@ export const LATEST_KEYS = ['ignition', 'motion', 'fuel', 'fuelLevel', 'battery'
 export type LatestKey = (typeof LATEST_KEYS)[number];
 
 /** How many alarms a device's page lists. */
-export const ALARMS_KEPT = 5;
+const ALARMS_KEPT = 5;
 
 /** A value with the time it was reported at (ISO 8601 UTC): the API's shape, stored as it is shown. */
 export interface Reported<T = Telemetry[LatestKey]> {
