@@ -1,10 +1,10 @@
 // Batched, durable position writes. Connections hand in positions (and reports without a fix) and
 // wait; one transaction passes everything gathered since the last flush through the position
 // filters and counters (positions/sequence.ts), stores it with the devices' latest telemetry
-// (positions/latest-telemetry.ts) and judges it for events, and only after
-// COMMIT are the waiters released to send their ACKs. A write the database refuses is split by
-// waiter and retried, so one device's unusable frame fails that frame alone; when the database is
-// unreachable every waiter is rejected: their devices get no ACK and re-send.
+// (positions/latest-telemetry.ts) and judges it for events, and only after COMMIT are the waiters
+// released to send their ACKs. A write the database refuses is split by waiter and retried, so one
+// device's unusable frame fails that frame alone; when the database is unreachable every waiter is
+// rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { FilterReason } from '../positions/filters.js';

@@ -103,19 +103,19 @@ function reportKeyPanel(session: SignInSession, device: Device, keySet: boolean)
 </section>`;
 }
 
-interface DeviceFacts {
+interface PageParts {
   sections: ShownSection[];
   latest: LatestTelemetry;
   keySet: boolean;
 }
 
 /** What the device page shows besides the device row and the form's values. */
-async function factsOf(ctx: TrackerContext, device: Device): Promise<DeviceFacts> {
+async function partsOf(ctx: TrackerContext, device: Device): Promise<PageParts> {
   const [sections, latest, keyHash] = await Promise.all([shownSections(ctx, device), latestTelemetry(ctx.db, device.id), reportKeyHash(ctx.db, device.id)]);
   return { sections, latest, keySet: keyHash !== null };
 }
 
-function devicePage(session: SignInSession, device: Device, facts: DeviceFacts, values: Record<string, string>, errors: FormErrors, message: Html | null): string {
+function devicePage(session: SignInSession, device: Device, parts: PageParts, values: Record<string, string>, errors: FormErrors, message: Html | null): string {
   return page(
     { title: device.name, session, section: 'devices', notice: message, before: html`<p class="back"><a href="${BASE}/devices">← All devices</a></p>` },
     html`<dl class="facts">
@@ -128,17 +128,17 @@ function devicePage(session: SignInSession, device: Device, facts: DeviceFacts, 
   <div><dt>Device id (API)</dt><dd class="mono">${device.id}</dd></div>
 </dl>
 <p><a class="button button-secondary" href="${deviceUrl(device.id)}/track">View track</a></p>
-${telemetryPanel(facts.latest)}
+${telemetryPanel(parts.latest)}
 <section aria-labelledby="edit-device" class="panel">
   <h2 id="edit-device">Edit</h2>
   ${errorSummary(errors)}
   <form method="post" action="${deviceUrl(device.id)}" class="form" novalidate>
     ${csrfInput(session)}
-    ${facts.sections.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
+    ${parts.sections.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
     <button type="submit" class="button">Save changes</button>
   </form>
 </section>
-${reportKeyPanel(session, device, facts.keySet)}`,
+${reportKeyPanel(session, device, parts.keySet)}`,
   );
 }
 
@@ -172,7 +172,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const device = await ownDevice(ctx, res, req.params.id);
     const saved = { '1': 'Changes saved.', 'key-removed': 'Report key removed: OsmAnd reports for this unit are accepted without one.' }[String(req.query.saved)];
     const message = saved ? notice('success', saved) : null;
-    res.send(devicePage(sessionOf(res), device, await factsOf(ctx, device), await currentValues(ctx, device), {}, message));
+    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, device), await currentValues(ctx, device), {}, message));
   });
 
   router.post('/devices/:id', async (req, res) => {
@@ -181,7 +181,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const results = DEVICE_SECTIONS.map((s) => s.parse(values));
     const errors: FormErrors = Object.assign({}, ...results.map((r) => (r.ok ? {} : errorsOf(r.error))));
     if (Object.keys(errors).length > 0) {
-      return res.status(400).send(devicePage(sessionOf(res), device, await factsOf(ctx, device), values, errors, null));
+      return res.status(400).send(devicePage(sessionOf(res), device, await partsOf(ctx, device), values, errors, null));
     }
     await ctx.db.transaction(async (tx) => {
       for (const r of results) if (r.ok) await r.save(tx, device);
@@ -203,7 +203,7 @@ export function devicesPages(ctx: TrackerContext): Router {
       [{ id: 'new-report-key', label: 'Report key', copy: 'Copy key', value: key }],
       html`Enter it in the phone app as the <code>key</code> parameter of the server address (for example <code>?key=…</code>); from now on reports without it are not accepted.`,
     );
-    res.send(devicePage(sessionOf(res), device, await factsOf(ctx, device), await currentValues(ctx, device), {}, message));
+    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, device), await currentValues(ctx, device), {}, message));
   });
 
   return router;
