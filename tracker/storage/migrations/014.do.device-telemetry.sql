@@ -9,4 +9,7 @@ CREATE TABLE device_telemetry (
   -- telemetry cost for 10,000 devices)
   shown     text GENERATED ALWAYS AS (telemetry::text) STORED,
   alarms    jsonb NOT NULL DEFAULT '[]'
-);
+)
+-- Every batch rewrites its devices' rows: room in each page lets the new version stay there without
+-- touching the index (a HOT update), 10-15 % of the upsert's time.
+WITH (fillfactor = 50);
