@@ -130,6 +130,10 @@ export async function run(): Promise<void> {
        SELECT 'dev_' || lpad(i::text, 20, '0'), $1, '8' || lpad(i::text, 14, '0'), 'Unit ' || i, 'P-' || i, 'online', 52, 13, 40, now() FROM generate_series(1, $2) AS i`,
       [fleet, FLEET],
     );
+    // Each unit's latest telemetry as a GT06 with an odometer reports it: five keys, each with its time.
+    const time = new Date().toISOString();
+    const latest = Object.fromEntries(Object.entries({ ignition: true, batteryLevel: 87, power: 12.4, odometer: 123456.7, engineHours: 9000 }).map(([key, value]) => [key, { value, time }]));
+    await db.query('INSERT INTO device_telemetry (device_id, telemetry) SELECT id, $2 FROM devices WHERE account_id = $1', [fleet, JSON.stringify(latest)]);
     await db.query('ANALYZE');
 
     const settings = { ...keys.env, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };

@@ -1,7 +1,7 @@
 // kill -9 neither loses nor double counts a stretch of the computed counters: a real tracker process,
 // on PostgreSQL and on the embedded database, is killed while a GT06 unit pipelines its reports; the
 // unit then re-sends everything to the next tracker, and every stored report carries exactly the
-// engine time and distance of the reports before it.
+// engine time and distance of the reports before it; the unit's latest telemetry is its last report's.
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { openDb } from '../../tracker/storage/open.js';
@@ -90,6 +90,9 @@ describe.each(ENGINES)('computed counters and kill -9 on %s', (engine) => {
       });
       const counters = await check.query<{ odometer: number; engine_hours: number }>('SELECT odometer, engine_hours FROM device_counters WHERE device_id = $1', [device]);
       expect(counters).toEqual([{ odometer: rows.at(-1)!.attributes.odometer, engine_hours: FRAMES - 1 }]);
+      const [latest] = await check.query<{ telemetry: unknown }>('SELECT telemetry FROM device_telemetry WHERE device_id = $1', [device]);
+      const time = new Date(base + (FRAMES - 1) * 1000).toISOString();
+      expect(latest!.telemetry).toEqual({ ignition: { value: true, time }, odometer: { value: rows.at(-1)!.attributes.odometer, time }, engineHours: { value: FRAMES - 1, time } });
     } finally {
       await check.close();
     }

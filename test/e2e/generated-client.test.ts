@@ -32,6 +32,8 @@ function must<T>(r: { data?: T; error?: unknown; response: Response }): T {
 const units = must(await api.GET('/api/public/v1/devices'));
 const unit = must(await api.GET('/api/public/v1/devices/{id}', { params: { path: { id: deviceId } } }));
 const speed: number | null = unit.speed;
+// The latest telemetry is typed per key: volts as a number, absent until the device reports it.
+const power: number | undefined = unit.telemetry.power?.value;
 const from = new Date(Date.now() - 3_600_000).toISOString();
 const history = must(await api.GET('/api/public/v1/devices/{id}/positions', { params: { path: { id: deviceId }, query: { from, limit: 5 } } }));
 const next: string | null | undefined = history.nextCursor;
@@ -58,6 +60,7 @@ void api.GET('/api/public/v1/alerts', { params: { query: { status: 'closed' } } 
 console.log(JSON.stringify({
   units: units.data.map((u) => u.id),
   speed,
+  power: power ?? null,
   positions: history.data.length,
   next: typeof next,
   queued: queued.queued,
@@ -118,6 +121,7 @@ it('generates types from the served document, compiles a client against them and
   expect(JSON.parse(stdout)).toEqual({
     units: [deviceId],
     speed: 40,
+    power: null,
     positions: 5,
     next: 'string',
     queued: true,

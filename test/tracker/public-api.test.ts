@@ -39,11 +39,11 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 describe('devices', () => {
-  test('lists the account’s devices with the spec’s fields only', async () => {
+  test('lists the account’s devices with the spec’s fields and their latest telemetry only', async () => {
     const res = await ok('get', '/api/public/v1/devices', '/api/public/v1/devices');
     expect(res.body.data).toHaveLength(2);
     const v = res.body.data.find((d: { id: string }) => d.id === van);
-    expect(v).toEqual({ id: van, name: 'Van', plate: '', imei: '359633100000101', status: 'online', speed: 49, position: { lat: 52.119, lng: 13.119 }, lastUpdate: '2026-11-20T09:59:00.000Z' });
+    expect(v).toEqual({ id: van, name: 'Van', plate: '', imei: '359633100000101', status: 'online', speed: 49, position: { lat: 52.119, lng: 13.119 }, lastUpdate: '2026-11-20T09:59:00.000Z', telemetry: {} });
     const i = res.body.data.find((d: { id: string }) => d.id === idle);
     expect(i).toMatchObject({ status: 'offline', speed: 0, position: null, lastUpdate: null });
     expect(res.headers['cache-control']).toBe('no-store');

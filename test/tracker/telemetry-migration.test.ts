@@ -34,7 +34,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       };
       for (const [id, condition] of Object.entries(conditions)) await db.query(`INSERT INTO rules (id, account_id, name, severity, condition) VALUES ($1, 'acc_1', $1, 'info', $2)`, [id, JSON.stringify(condition)]);
 
-      expect(await migrate(db)).toBe('13');
+      expect(Number(await migrate(db))).toBeGreaterThanOrEqual(13); // later migrations may follow
 
       const rows = Object.fromEntries((await db.query<{ device_id: string; attributes: unknown }>('SELECT device_id, attributes FROM positions')).map((r) => [r.device_id, r.attributes]));
       expect(rows).toEqual({

@@ -2,10 +2,32 @@
 // generates the OpenAPI document, so the three cannot drift apart.
 import { z } from 'zod';
 import { timestamp } from '../../shared/validation.js';
+import { LATEST_KEYS } from '../positions/latest-telemetry.js';
 import { DEFAULT_RANGE_HOURS } from '../positions/range.js';
+import { TELEMETRY } from '../positions/telemetry.js';
 import { paging } from '../storage/paging.js';
 
 export const LatLng = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).meta({ id: 'LatLng', description: 'Decimal degrees (WGS84)' });
+
+/** A kept key's value with the time it was reported: its type, unit and meaning from the vocabulary. */
+function reported(key: (typeof LATEST_KEYS)[number]) {
+  const e = TELEMETRY[key];
+  const value = e.type === 'boolean' ? z.boolean() : e.type === 'number' ? z.number() : z.string();
+  const meaning = key === 'alarm' ? 'The last alarm the device reported; several at once are comma-separated (docs/telemetry.md lists the names)' : e.description;
+  return z
+    .object({
+      value: value.meta({ description: e.unit ? `${meaning}, in ${e.unit}` : meaning }),
+      time: timestamp.meta({ description: 'Device time of the report that carried the value (UTC); for a report without a fix, the time it was received' }),
+    })
+    .meta({ description: e.unit ? `${meaning} (${e.unit})` : meaning });
+}
+
+export const DeviceTelemetry = z
+  .object(Object.fromEntries(LATEST_KEYS.map((key) => [key, reported(key).optional()])))
+  .meta({
+    id: 'DeviceTelemetry',
+    description: 'The latest value of each key the device reported (absent until it reports one), with the time it was reported: names and units of the telemetry vocabulary (docs/telemetry.md)',
+  });
 
 export const Device = z
   .object({
@@ -17,6 +39,7 @@ export const Device = z
     speed: z.number().nullable().meta({ description: 'Current speed in km/h; 0 for a device that never reported; null when the stored value is not a finite number' }),
     position: LatLng.nullable().meta({ description: 'Last valid position; null for a device that never reported (or whose stored coordinates are not finite numbers)' }),
     lastUpdate: timestamp.nullable().meta({ description: 'Time of the last valid position (UTC); null for a device that never reported' }),
+    telemetry: DeviceTelemetry,
   })
   .meta({ id: 'Device' });
 

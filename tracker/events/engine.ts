@@ -18,7 +18,7 @@ import type { Observation } from './evaluators/types.js';
 import { insertEvents, type NewEvent } from './repository.js';
 import type { EventListener, EventPosition, StoredEvent } from './types.js';
 
-/** What a message without a fix said (an alarm), as the ingest path hands it in. */
+/** What a message without a fix said (an alarm, a battery level, the ignition…), as the ingest path hands it in. */
 export interface DeviceReport {
   deviceId: string;
   receivedAt: Date;
@@ -100,7 +100,10 @@ export class EventEngine {
     private readonly inputs = new AccountInputsCache(),
   ) {}
 
-  /** Judges newly stored positions (not ones already stored before) and alarm-only reports. */
+  /**
+   * Judges newly stored positions (not ones already stored before) and the reports without a fix
+   * that carry an alarm; the others only update the device's latest telemetry.
+   */
   async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], now = Date.now()): Promise<StoredEvent[]> {
     const observations = new Map<string, Observation[]>();
     const observe = (deviceId: string, o: Observation) => {
@@ -109,7 +112,7 @@ export class EventEngine {
       else observations.set(deviceId, [o]);
     };
     for (const p of positions) observe(p.deviceId, observationOf(p, now));
-    for (const r of reports) observe(r.deviceId, { time: r.receivedAt.getTime(), receivedAt: r.receivedAt.getTime(), fix: null, attributes: r.attributes });
+    for (const r of reports) if (r.attributes.alarm !== undefined) observe(r.deviceId, { time: r.receivedAt.getTime(), receivedAt: r.receivedAt.getTime(), fix: null, attributes: r.attributes });
     if (observations.size === 0) return [];
 
     const devices = await tx.query<DeviceRow>(DEVICE_ROWS, [[...observations.keys()]]);

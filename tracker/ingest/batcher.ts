@@ -1,12 +1,14 @@
-// Batched, durable position writes. Connections hand in positions (and alarm-only reports) and
+// Batched, durable position writes. Connections hand in positions (and reports without a fix) and
 // wait; one transaction passes everything gathered since the last flush through the position
-// filters and counters (positions/sequence.ts), stores it and judges it for events, and only after
-// COMMIT are the waiters released to send their ACKs. A write the database refuses is split by
-// waiter and retried, so one device's unusable frame fails that frame alone; when the database is
-// unreachable every waiter is rejected: their devices get no ACK and re-send.
+// filters and counters (positions/sequence.ts), stores it with the devices' latest telemetry
+// (positions/latest-telemetry.ts) and judges it for events, and only after COMMIT are the waiters
+// released to send their ACKs. A write the database refuses is split by waiter and retried, so one
+// device's unusable frame fails that frame alone; when the database is unreachable every waiter is
+// rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { FilterReason } from '../positions/filters.js';
+import { storeLatestTelemetry } from '../positions/latest-telemetry.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
 import { sequence, type SequenceSettings } from '../positions/sequence.js';
 import type { Db, Queryable } from '../storage/db.js';
@@ -112,7 +114,10 @@ export class PositionBatcher {
       const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
         const sequenced = await sequence(tx, rows, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
-        await this.onStored?.(tx, stored.filter((r) => !r.filtered), waiters.flatMap((w) => w.reports));
+        const judged = stored.filter((r) => !r.filtered);
+        const reports = waiters.flatMap((w) => w.reports);
+        await storeLatestTelemetry(tx, judged, reports);
+        await this.onStored?.(tx, judged, reports);
         return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped };
       });
       // Counted once committed: a part retried after a split is not counted twice.

@@ -7,6 +7,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import { findDeviceByImei, type Device } from '../devices/repository.js';
 import type { DeviceReport } from '../events/engine.js';
+import { carriesLatest } from '../positions/latest-telemetry.js';
 import type { PlausibleLimits } from '../positions/plausible.js';
 import { asStored } from '../positions/stored.js';
 import type { Telemetry } from '../positions/telemetry.js';
@@ -81,7 +82,7 @@ export function screenReport(deps: PipelineDeps, protocol: string, device: strin
 
 /** Stores what passed the screen; resolves once committed, when the device may hear back. */
 export async function store(deps: PipelineDeps, deviceId: string, screened: Screened): Promise<void> {
-  const reports = alarmReport(deviceId, screened.attributes);
+  const reports = statusReport(deviceId, screened.attributes);
   if (screened.positions.length === 0 && reports.length === 0) return;
   await deps.batcher.add(screened.positions.map((position) => ({ deviceId, position })), reports);
 }
@@ -94,7 +95,10 @@ export async function answered(deps: PipelineDeps, deviceId: string, speaker: Sp
   await deps.dispatcher.replied(deviceId, reply, position);
 }
 
-/** Of what a message without a fix says, only an alarm needs storing (its event, before the ACK). */
-function alarmReport(deviceId: string, attributes: Telemetry | undefined): DeviceReport[] {
-  return attributes?.alarm !== undefined ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
+/**
+ * What a message without a fix says is stored before the ACK when it is kept as the device's latest
+ * telemetry (an alarm is, and also raises its event); a report of nothing kept is ACKed at once.
+ */
+function statusReport(deviceId: string, attributes: Telemetry | undefined): DeviceReport[] {
+  return attributes && carriesLatest(attributes) ? [{ deviceId, receivedAt: new Date(), attributes }] : [];
 }

@@ -1,5 +1,6 @@
 // Devices: the account's list with status, last position and last update; adding a device by its
-// identifier; a device's page with its details, the edit form and its OsmAnd report key.
+// identifier; a device's page with its details, its latest telemetry, the edit form and its OsmAnd
+// report key.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
@@ -7,6 +8,7 @@ import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
 import { clearReportKey, reportKeyHash, setReportKey } from '../../devices/report-key.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
+import { latestTelemetry, type LatestTelemetry } from '../../positions/latest-telemetry.js';
 import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
@@ -14,6 +16,7 @@ import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
+import { telemetryPanel } from './device-telemetry.js';
 
 const NewDevice = z.object({ imei, name: deviceName, plate: plate.default('') });
 
@@ -100,7 +103,19 @@ function reportKeyPanel(session: SignInSession, device: Device, keySet: boolean)
 </section>`;
 }
 
-function devicePage(session: SignInSession, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null, keySet: boolean): string {
+interface PageParts {
+  sections: ShownSection[];
+  latest: LatestTelemetry;
+  keySet: boolean;
+}
+
+/** What the device page shows besides the device row and the form's values. */
+async function partsOf(ctx: TrackerContext, device: Device): Promise<PageParts> {
+  const [sections, latest, keyHash] = await Promise.all([shownSections(ctx, device), latestTelemetry(ctx.db, device.id), reportKeyHash(ctx.db, device.id)]);
+  return { sections, latest, keySet: keyHash !== null };
+}
+
+function devicePage(session: SignInSession, device: Device, parts: PageParts, values: Record<string, string>, errors: FormErrors, message: Html | null): string {
   return page(
     { title: device.name, session, section: 'devices', notice: message, before: html`<p class="back"><a href="${BASE}/devices">← All devices</a></p>` },
     html`<dl class="facts">
@@ -113,16 +128,17 @@ function devicePage(session: SignInSession, device: Device, sections: ShownSecti
   <div><dt>Device id (API)</dt><dd class="mono">${device.id}</dd></div>
 </dl>
 <p><a class="button button-secondary" href="${deviceUrl(device.id)}/track">View track</a></p>
+${telemetryPanel(parts.latest)}
 <section aria-labelledby="edit-device" class="panel">
   <h2 id="edit-device">Edit</h2>
   ${errorSummary(errors)}
   <form method="post" action="${deviceUrl(device.id)}" class="form" novalidate>
     ${csrfInput(session)}
-    ${sections.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
+    ${parts.sections.map((s) => html`<fieldset><legend>${s.legend}</legend>${s.fields.map((f) => field(f, values[f.name], errors[f.name]))}</fieldset>`)}
     <button type="submit" class="button">Save changes</button>
   </form>
 </section>
-${reportKeyPanel(session, device, keySet)}`,
+${reportKeyPanel(session, device, parts.keySet)}`,
   );
 }
 
@@ -156,8 +172,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const device = await ownDevice(ctx, res, req.params.id);
     const saved = { '1': 'Changes saved.', 'key-removed': 'Report key removed: OsmAnd reports for this unit are accepted without one.' }[String(req.query.saved)];
     const message = saved ? notice('success', saved) : null;
-    const keySet = (await reportKeyHash(ctx.db, device.id)) !== null;
-    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, keySet));
+    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, device), await currentValues(ctx, device), {}, message));
   });
 
   router.post('/devices/:id', async (req, res) => {
@@ -166,8 +181,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const results = DEVICE_SECTIONS.map((s) => s.parse(values));
     const errors: FormErrors = Object.assign({}, ...results.map((r) => (r.ok ? {} : errorsOf(r.error))));
     if (Object.keys(errors).length > 0) {
-      const keySet = (await reportKeyHash(ctx.db, device.id)) !== null;
-      return res.status(400).send(devicePage(sessionOf(res), device, await shownSections(ctx, device), values, errors, null, keySet));
+      return res.status(400).send(devicePage(sessionOf(res), device, await partsOf(ctx, device), values, errors, null));
     }
     await ctx.db.transaction(async (tx) => {
       for (const r of results) if (r.ok) await r.save(tx, device);
@@ -189,7 +203,7 @@ export function devicesPages(ctx: TrackerContext): Router {
       [{ id: 'new-report-key', label: 'Report key', copy: 'Copy key', value: key }],
       html`Enter it in the phone app as the <code>key</code> parameter of the server address (for example <code>?key=…</code>); from now on reports without it are not accepted.`,
     );
-    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, true));
+    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, device), await currentValues(ctx, device), {}, message));
   });
 
   return router;
