@@ -121,7 +121,8 @@ export class PositionsJson {
     this.bytes(ATTRIBUTES, 0, ATTRIBUTES.length);
     const attributes = tuples.readInt32BE(p);
     if (attributes < 2) throw new Error('positions: the attributes are missing');
-    this.bytes(tuples, p + 4, attributes);
+    // Hundreds of bytes, unlike the numbers: a native copy beats the byte loop here.
+    this.used += tuples.copy(this.out, this.used, p + 4, p + 4 + attributes);
     p += 4 + attributes;
     const filtered = tuples.readInt32BE(p);
     if (filtered < 0) return p + 4;
