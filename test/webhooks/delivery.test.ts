@@ -88,7 +88,7 @@ describe('delivery', () => {
     const { secret } = await addWebhook(r.url());
     await startWorker();
     const events = [
-      storedEvent(accountId, deviceId, { type: 'sos', alert: { id: 1, severity: 'critical', message: 'SOS pressed' } }),
+      storedEvent(accountId, deviceId, { type: 'sos', alert: { id: 1, severity: 'critical', message: 'SOS pressed' }, attributes: { alarm: 'sos', ignition: true, power: 12.6 } }),
       storedEvent(accountId, deviceId, { type: 'geofence_enter', data: { geofenceId: 'gf_1', name: 'Depot' } }),
       storedEvent(accountId, deviceId, { type: 'device_online', position: null }),
     ];
@@ -108,6 +108,7 @@ describe('delivery', () => {
       createdAt: events[0]!.createdAt,
       device: { id: deviceId, name: 'Van 1', plate: 'B-AC 123', imei: '359633100000001' },
       position: events[0]!.position,
+      attributes: { alarm: 'sos', ignition: true, power: 12.6 },
       alert: { id: 1, severity: 'critical', message: 'SOS pressed' },
       data: {},
     });

@@ -88,7 +88,7 @@ describe('format chosen from the URL', () => {
 describe('standard payload', () => {
   test('is the payload as JSON, alert only when there is one', () => {
     expect(JSON.parse(renderBody('standard', normal))).toEqual(normal);
-    expect(Object.keys(normal)).toEqual(['id', 'type', 'createdAt', 'device', 'position', 'alert', 'data']);
+    expect(Object.keys(normal)).toEqual(['id', 'type', 'createdAt', 'device', 'position', 'attributes', 'alert', 'data']);
     const plainEvent = eventPayload(storedEvent('acc_x', device.id, { type: 'device_online', position: null }), device);
     expect('alert' in JSON.parse(renderBody('standard', plainEvent))).toBe(false);
   });
@@ -167,5 +167,34 @@ describe('test message', () => {
       if (format === 'discord') DiscordMessage.parse(body);
     }
     expect(JSON.parse(renderBody('standard', testPayload(device)))).toMatchObject({ id: 0, type: 'test', device });
+  });
+});
+
+describe('telemetry at the event', () => {
+  // An SOS pressed with no fix: the telemetry of that report, and the last known position marked as such.
+  const noFix = eventPayload(
+    storedEvent('acc_x', device.id, {
+      createdAt: '2026-11-20T08:05:00.000Z',
+      position: { lat: 52.52, lng: 13.405, speed: 0, heading: 0, timestamp: '2026-11-20T07:58:00.000Z', valid: true, lastKnown: true },
+      attributes: { ignition: false, alarm: 'sos', power: 12.6, batteryLevel: 80, io: { '239': 0 } },
+    }),
+    device,
+  );
+
+  test('every chat format shows a short telemetry line, the event time and the last known position as such', () => {
+    const line = 'Ignition off · Alarm sos · Power 12.6 V · Battery 80 %';
+    const slack = SlackMessage.parse(JSON.parse(renderBody('slack', noFix)));
+    const fields = (slack.blocks[1] as { fields: { text: string }[] }).fields.map((f) => f.text);
+    expect(fields).toEqual(expect.arrayContaining([`*Telemetry*\n${line}`, '*Time*\n2026-11-20 08:05:00 UTC', '*Position*\n52.52000, 13.40500 (last known, 2026-11-20 07:58:00 UTC)']));
+    const discord = DiscordMessage.parse(JSON.parse(renderBody('discord', noFix)));
+    expect(discord.embeds[0]!.fields).toContainEqual({ name: 'Telemetry', value: line, inline: true });
+    expect(renderBody('teams', noFix)).toContain(JSON.stringify({ title: 'Telemetry', value: line }));
+    expect(renderBody('googlechat', noFix)).toContain(JSON.stringify({ decoratedText: { topLabel: 'Telemetry', text: line, wrapText: true } }));
+    expect(JSON.parse(renderBody('standard', noFix))).toMatchObject({ position: { lastKnown: true, valid: true }, attributes: { alarm: 'sos', power: 12.6, io: { '239': 0 } } });
+  });
+
+  test('a report without any of the shown keys adds no line', () => {
+    const quiet = eventPayload(storedEvent('acc_x', device.id, { attributes: { io: { '1': 1 } } }), device);
+    expect(renderBody('slack', quiet)).not.toContain('Telemetry');
   });
 });

@@ -51,13 +51,21 @@ export const Rule = z
   })
   .meta({ id: 'Rule' });
 
+/** Where an event happened: a fix, or the unit's last known one, marked as such. */
+const EventPosition = Position.pick({ lat: true, lng: true, speed: true, heading: true, timestamp: true })
+  .extend({
+    valid: z.boolean().optional().meta({ description: 'Whether this fix was a valid GPS fix; absent on events recorded before it was given' }),
+    lastKnown: z.boolean().optional().meta({ description: 'True when the report at the event had no valid fix, or for online/offline: this is the last known position and `timestamp` is its own time; absent on events recorded before it was given' }),
+  })
+  .meta({ id: 'EventPosition' });
+
 export const Event = z
   .object({
     id: z.number().int(),
     type: z.enum(EVENT_TYPES),
     deviceId: z.string(),
     createdAt: timestamp.meta({ description: 'When the event was recorded (UTC)' }),
-    position: Position.nullable().meta({ description: 'The fix the event was judged on; for an alarm without a fix and for online/offline, the last known position; null when there is none' }),
+    position: EventPosition.nullable().meta({ description: 'The fix the event was judged on; for an alarm without a valid fix and for online/offline, the last known position (`lastKnown: true`); null when there is none' }),
     alert: z.object({ id: z.number().int(), severity, message: z.string() }).nullable().meta({ description: 'The alert the event opened, if it needs attention' }),
     data: z.record(z.string(), z.unknown()).meta({ description: 'Details by type: speed and speedLimit, geofenceId and geofenceName, fuel readings, ruleId and ruleName, maintenance kind and dueAt…' }),
   })

@@ -9,7 +9,7 @@ import type { Db } from '../storage/db.js';
 import { decodeCursor, encodeCursor, isCursorTime } from '../storage/paging.js';
 import { callerDevice } from './devices.js';
 import type { Handlers } from './operations.js';
-import { POSITION_COLUMNS, PositionsJson } from './positions-json.js';
+import { HISTORY_COLUMNS, PositionsJson, type HistoryShape } from './positions-json.js';
 import { caller, parseQuery } from './request.js';
 import { PositionsQuery } from './schemas.js';
 
@@ -32,10 +32,10 @@ export function positionsHandlers(ctx: TrackerContext): Handlers {
       }
       const after = q.cursor ? decodeCursor(q.cursor, isCursor).t : null;
       const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
-      const query = (since: string | null, limit: number | null) => historyQuery(POSITION_COLUMNS, device.id, from, to, since, limit);
-      if (q.limit === undefined) return streamHistory(res, ctx.db, query, after);
+      const query = (since: string | null, limit: number | null) => historyQuery(HISTORY_COLUMNS[q.fields], device.id, from, to, since, limit);
+      if (q.limit === undefined) return streamHistory(res, ctx.db, q.fields, query, after);
 
-      const json = new PositionsJson();
+      const json = new PositionsJson(q.fields);
       const parts: Buffer[] = [];
       let more = false;
       const { sql, params } = query(after, q.limit + 1);
@@ -53,10 +53,10 @@ export function positionsHandlers(ctx: TrackerContext): Handlers {
 type Query = (since: string | null, limit: number | null) => { sql: string; params: string[] };
 
 /** Writes `{"data":[…]}` batch by batch; a client that goes away ends the COPY under way. */
-async function streamHistory(res: Response, db: Db, query: Query, after: string | null): Promise<void> {
+async function streamHistory(res: Response, db: Db, shape: HistoryShape, query: Query, after: string | null): Promise<void> {
   res.status(200).type('application/json');
   res.write('{"data":[');
-  const json = new PositionsJson();
+  const json = new PositionsJson(shape);
   const batch = db.kind === 'pglite' ? PGLITE_BATCH_ROWS : null;
   let since = after;
   for (;;) {

@@ -2,10 +2,12 @@
 // generates the OpenAPI document, so the three cannot drift apart.
 import { z } from 'zod';
 import { timestamp } from '../../shared/validation.js';
+import { FLAG_REASONS } from '../positions/filters.js';
 import { LATEST_KEYS } from '../positions/latest-telemetry.js';
 import { DEFAULT_RANGE_HOURS } from '../positions/range.js';
-import { TELEMETRY } from '../positions/telemetry.js';
+import { TELEMETRY, telemetrySchema } from '../positions/telemetry.js';
 import { paging } from '../storage/paging.js';
+import { HISTORY_SHAPES } from './positions-json.js';
 
 export const LatLng = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).meta({ id: 'LatLng', description: 'Decimal degrees (WGS84)' });
 
@@ -43,6 +45,12 @@ export const Device = z
   })
   .meta({ id: 'Device' });
 
+/** The telemetry vocabulary, as positions and webhooks carry it; each value's unit is in its description. */
+export const Telemetry = telemetrySchema.meta({
+  id: 'Telemetry',
+  description: 'The telemetry vocabulary (docs/telemetry.md): the keys below, numbered keys temp<n> (°C), adc<n> (V), in<n> and out<n> (booleans), and raw protocol values under io. History: with `fields=full`',
+});
+
 export const Position = z
   .object({
     lat: z.number().nullable().meta({ description: 'Decimal degrees; null (as for every number here) when the stored value is not a finite number' }),
@@ -50,6 +58,11 @@ export const Position = z
     speed: z.number().nullable().meta({ description: 'km/h' }),
     heading: z.number().nullable().meta({ description: 'Degrees clockwise from true north, 0 to 360' }),
     timestamp: timestamp.meta({ description: 'Device time of the fix (UTC)' }),
+    valid: z.boolean().optional().meta({ description: 'The device reported a valid GPS fix; false when it had none (the coordinates are then the last it held). History: with `fields=full`' }),
+    altitude: z.number().nullable().optional().meta({ description: 'Metres above sea level; null when the device did not report it. History: with `fields=full`' }),
+    satellites: z.number().int().nullable().optional().meta({ description: 'Satellites in use; null when the device did not report it. History: with `fields=full`' }),
+    attributes: Telemetry.optional(),
+    filtered: z.enum(FLAG_REASONS).optional().meta({ description: 'Set when a position filter flagged the fix (at 0,0; too far in the future; an impossible jump): it moved neither the current position nor the counters and raised no events. History: with `fields=full`, only when set' }),
   })
   .meta({ id: 'Position' });
 
@@ -100,6 +113,7 @@ export const page = <T extends z.ZodType>(item: T) =>
 export const PositionsQuery = z.object({
   from: timestamp.optional().meta({ description: `Start (inclusive), ISO 8601 with a time zone; default ${DEFAULT_RANGE_HOURS} hours before \`to\`` }),
   to: timestamp.optional().meta({ description: 'End (inclusive), ISO 8601 with a time zone; default now' }),
+  fields: z.enum(HISTORY_SHAPES).default('lean').meta({ description: '`lean` (default): the five fields lat, lng, speed, heading, timestamp; `full`: also valid, altitude, satellites, attributes (the telemetry) and filtered (when set)' }),
   ...paging,
 });
 

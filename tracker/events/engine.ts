@@ -16,7 +16,7 @@ import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Raised } 
 import { DEFAULT_SPEED_LIMIT_KMH } from './evaluators/speeding.js';
 import type { Observation } from './evaluators/types.js';
 import { insertEvents, type NewEvent } from './repository.js';
-import type { EventListener, EventPosition, StoredEvent } from './types.js';
+import type { EventListener, EventPosition, RaisedEvent } from './types.js';
 
 /** What a message without a fix said (an alarm, a battery level, the ignition…), as the ingest path hands it in. */
 export interface DeviceReport {
@@ -66,9 +66,19 @@ interface DeviceFacts {
 
 const DEVICE_FACTS = 'SELECT id, account_id, name, last_lat, last_lng, last_speed, last_heading, last_update FROM devices WHERE id = ANY($1)';
 
+/**
+ * For online/offline, which no report raised: the facts and the telemetry of the unit's latest
+ * stored report (one read down the positions key); a report a filter found in the future is not
+ * the latest.
+ */
+const STATUS_FACTS = `SELECT d.id, d.account_id, d.name, d.last_lat, d.last_lng, d.last_speed, d.last_heading, d.last_update,
+  coalesce((SELECT p.attributes FROM positions p WHERE p.device_id = d.id AND p.filtered IS DISTINCT FROM 'future' ORDER BY p.device_time DESC LIMIT 1), '{}') AS attributes
+  FROM devices d WHERE d.id = $1`;
+
+/** The unit's last known valid position: where an event without a valid fix of its own is shown. */
 function lastKnown(d: DeviceFacts): EventPosition | null {
   if (d.last_lat === null || d.last_lng === null || !d.last_update) return null;
-  return { lat: d.last_lat, lng: d.last_lng, speed: d.last_speed, heading: d.last_heading ?? 0, timestamp: d.last_update.toISOString() };
+  return { lat: d.last_lat, lng: d.last_lng, speed: d.last_speed, heading: d.last_heading ?? 0, timestamp: d.last_update.toISOString(), valid: true, lastKnown: true };
 }
 
 function inputsFor(d: DeviceRow, account: AccountInputs): DeviceInputs {
@@ -104,7 +114,7 @@ export class EventEngine {
    * Judges newly stored positions (not ones already stored before) and the reports without a fix
    * that carry an alarm; the others only update the device's latest telemetry.
    */
-  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], now = Date.now()): Promise<StoredEvent[]> {
+  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], now = Date.now()): Promise<RaisedEvent[]> {
     const observations = new Map<string, Observation[]>();
     const observe = (deviceId: string, o: Observation) => {
       const list = observations.get(deviceId);
@@ -130,8 +140,8 @@ export class EventEngine {
       for (const { deviceId, raised: r } of raised) {
         const d = facts.get(deviceId)!;
         const fix = r.observation.fix;
-        const position = fix?.valid ? { lat: fix.lat, lng: fix.lng, speed: fix.speed, heading: fix.heading, timestamp: new Date(r.observation.time).toISOString() } : lastKnown(d);
-        events.push(this.event(d, r.type, position, r.data, severityOf(r)));
+        const position = fix?.valid ? { lat: fix.lat, lng: fix.lng, speed: fix.speed, heading: fix.heading, timestamp: new Date(r.observation.time).toISOString(), valid: true, lastKnown: false } : lastKnown(d);
+        events.push(this.event(d, r.type, position, r.observation.attributes, r.data, severityOf(r)));
       }
     }
     if (states.length > 0) {
@@ -147,18 +157,18 @@ export class EventEngine {
   }
 
   /** A device came online or went offline (called in the transaction that records it). */
-  async statusChanged(tx: Queryable, deviceId: string, status: 'online' | 'offline'): Promise<StoredEvent[]> {
-    const [d] = await tx.query<DeviceFacts>(DEVICE_FACTS, [[deviceId]]);
+  async statusChanged(tx: Queryable, deviceId: string, status: 'online' | 'offline'): Promise<RaisedEvent[]> {
+    const [d] = await tx.query<DeviceFacts & { attributes: Telemetry }>(STATUS_FACTS, [deviceId]);
     if (!d) return [];
     const type = status === 'online' ? 'device_online' : 'device_offline';
-    return this.store(tx, [this.event(d, type, lastKnown(d), {}, severityOf({ type }))]);
+    return this.store(tx, [this.event(d, type, lastKnown(d), d.attributes, {}, severityOf({ type }))]);
   }
 
-  private event(d: DeviceFacts, type: NewEvent['type'], position: EventPosition | null, data: Record<string, unknown>, severity: ReturnType<typeof severityOf>): NewEvent {
-    return { accountId: d.account_id, deviceId: d.id, type, position, data, alert: severity ? { severity, message: alertMessage(type, d.name, data) } : null };
+  private event(d: DeviceFacts, type: NewEvent['type'], position: EventPosition | null, attributes: Telemetry, data: Record<string, unknown>, severity: ReturnType<typeof severityOf>): NewEvent {
+    return { accountId: d.account_id, deviceId: d.id, type, position, attributes, data, alert: severity ? { severity, message: alertMessage(type, d.name, data) } : null };
   }
 
-  private async store(tx: Queryable, events: NewEvent[]): Promise<StoredEvent[]> {
+  private async store(tx: Queryable, events: NewEvent[]): Promise<RaisedEvent[]> {
     const stored = await insertEvents(tx, events);
     if (stored.length > 0) for (const listener of this.listeners) await listener(tx, stored);
     return stored;

@@ -1,7 +1,8 @@
 // Events and the alerts they open: written together in the caller's transaction; listed newest
 // first within one account.
+import type { Telemetry } from '../positions/telemetry.js';
 import type { Queryable } from '../storage/db.js';
-import type { EventPosition, EventType, Severity, StoredEvent } from './types.js';
+import type { EventPosition, EventType, RaisedEvent, Severity, StoredEvent } from './types.js';
 
 export interface NewEvent {
   accountId: string;
@@ -11,6 +12,8 @@ export interface NewEvent {
   data: Record<string, unknown>;
   /** The alert to open with it, if it needs attention. */
   alert: { severity: Severity; message: string } | null;
+  /** The telemetry at the event, handed to the listeners (not stored). */
+  attributes: Telemetry;
 }
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
@@ -20,7 +23,7 @@ const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
  * handed out in insertion order, which follows the input order (ORDER BY the ordinality), so the
  * returned ids, sorted, line up with the input.
  */
-export async function insertEvents(tx: Queryable, events: readonly NewEvent[]): Promise<StoredEvent[]> {
+export async function insertEvents(tx: Queryable, events: readonly NewEvent[]): Promise<RaisedEvent[]> {
   if (events.length === 0) return [];
   const alerting = events.filter((e) => e.alert !== null);
   const alertIds = new Map<NewEvent, number>();
@@ -58,6 +61,7 @@ export async function insertEvents(tx: Queryable, events: readonly NewEvent[]): 
       position: e.position,
       alert: alertId !== undefined ? { id: alertId, ...e.alert! } : null,
       data: e.data,
+      attributes: e.attributes,
     };
   });
 }

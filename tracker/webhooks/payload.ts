@@ -1,6 +1,7 @@
 // The standard outbound webhook payload: what integrators receive for each event (chat formats are rendered
 // from it). Fixed when the event is stored, so a later rename of the device does not rewrite history.
-import type { EventPosition, Severity, StoredEvent } from '../events/types.js';
+import type { EventPosition, RaisedEvent, Severity } from '../events/types.js';
+import type { Telemetry } from '../positions/telemetry.js';
 
 export interface PayloadDevice {
   id: string;
@@ -17,19 +18,26 @@ export interface WebhookPayload {
   /** ISO 8601 UTC. */
   createdAt: string;
   device: PayloadDevice | null;
+  /** The fix that raised the event, or the unit's last known position (`lastKnown: true`); null when there is none. */
   position: EventPosition | null;
+  /**
+   * The telemetry at the event, in the vocabulary's units (docs/telemetry.md). Absent from deliveries
+   * queued before payloads carried it.
+   */
+  attributes?: Telemetry;
   /** Present when the event opened an alert. */
   alert?: { id: number; severity: Severity; message: string };
   data: Record<string, unknown>;
 }
 
-export function eventPayload(event: StoredEvent, device: PayloadDevice | null): WebhookPayload {
+export function eventPayload(event: RaisedEvent, device: PayloadDevice | null): WebhookPayload {
   return {
     id: event.id,
     type: event.type,
     createdAt: event.createdAt,
     device,
     position: event.position,
+    attributes: event.attributes,
     ...(event.alert ? { alert: event.alert } : {}),
     data: event.data,
   };
@@ -42,6 +50,7 @@ export function testPayload(device: PayloadDevice | null, now = new Date()): Web
     createdAt: now.toISOString(),
     device,
     position: null,
+    attributes: {},
     data: { message: 'Test message: this endpoint receives the fleet tracker events.' },
   };
 }

@@ -1,6 +1,7 @@
 // The human-readable form of a webhook payload that every chat format renders: a title, a sentence,
 // a few labelled facts and a map link. Each chat format then escapes and fits it to its platform.
 import type { Severity } from '../../events/types.js';
+import { telemetryEntry, type Telemetry, type TelemetryKey } from '../../positions/telemetry.js';
 import type { WebhookPayload } from '../payload.js';
 
 export interface ChatMessage {
@@ -41,6 +42,30 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
+/** The telemetry a chat line shows when the report has it, in this order, with a reader's label. */
+const SHOWN: [TelemetryKey | 'temp1', string][] = [
+  ['ignition', 'Ignition'],
+  ['alarm', 'Alarm'],
+  ['power', 'Power'],
+  ['battery', 'Battery'],
+  ['batteryLevel', 'Battery'],
+  ['fuel', 'Fuel'],
+  ['fuelLevel', 'Fuel'],
+  ['temp1', 'Temperature'],
+];
+
+/** A short line such as "Ignition on · Power 12.6 V · Battery 80 %", or null when none of those keys was reported. */
+function telemetryLine(t: Telemetry): string | null {
+  const parts: string[] = [];
+  for (const [key, label] of SHOWN) {
+    const value = t[key];
+    if (value === undefined) continue;
+    const unit = telemetryEntry(key)!.unit;
+    parts.push(typeof value === 'boolean' ? `${label} ${value ? 'on' : 'off'}` : `${label} ${value}${unit ? ` ${unit}` : ''}`);
+  }
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 
 function detail(value: unknown): string {
@@ -55,12 +80,16 @@ export function chatMessage(p: WebhookPayload): ChatMessage {
     if (p.device.plate) facts.push({ label: 'Plate', value: p.device.plate });
     facts.push({ label: 'IMEI', value: p.device.imei });
   }
-  const at = p.position?.timestamp ?? p.createdAt;
+  // A last known position is older than the event: the event's own time is shown, and the position says what it is.
+  const at = p.position && !p.position.lastKnown ? p.position.timestamp : p.createdAt;
   facts.push({ label: 'Time', value: when(at) });
   if (p.position) {
-    facts.push({ label: 'Position', value: `${p.position.lat.toFixed(5)}, ${p.position.lng.toFixed(5)}` });
+    const where = `${p.position.lat.toFixed(5)}, ${p.position.lng.toFixed(5)}`;
+    facts.push({ label: 'Position', value: p.position.lastKnown ? `${where} (last known, ${when(p.position.timestamp)})` : where });
     facts.push({ label: 'Speed', value: `${Math.round(p.position.speed)} km/h` });
   }
+  const telemetry = telemetryLine(p.attributes ?? {});
+  if (telemetry) facts.push({ label: 'Telemetry', value: telemetry });
   for (const [key, value] of Object.entries(p.data)) {
     if (facts.length >= MAX_FACTS) break;
     if (p.type === 'test' && key === 'message') continue;
