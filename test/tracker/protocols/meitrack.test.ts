@@ -98,3 +98,49 @@ describe('Meitrack autodetect', () => {
     expect(meitrack.detect(Buffer.from('2441234567890912', 'hex'))).toBe(false);
   });
 });
+
+/** A binary packet: "$$<flag><length>,<imei>,<type>," then the data, the checksum and "\r\n". */
+function binary(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(`${IMEI},${type},`, 'latin1'), data]);
+  const head = Buffer.concat([Buffer.from(`$$U${body.length + 6},`, 'latin1'), body, Buffer.from('*')]);
+  return Buffer.concat([head, Buffer.from(`${meitrackChecksum(head)}\r\n`, 'latin1')]);
+}
+const le = (bytes: number, value: number) => {
+  const b = Buffer.alloc(bytes);
+  b.writeIntLE(value, 0, bytes);
+  return b;
+};
+const SECONDS_2000 = Date.UTC(2024, 2, 11, 9, 15, 30) / 1000 - Date.UTC(2000, 0, 1) / 1000;
+
+describe('Meitrack binary packets', () => {
+  it('CCE: parameters by size group become the fix, telemetry and cells', () => {
+    const params = Buffer.concat([
+      Buffer.from([3, 0x01, 1, 0x05, 1, 0x06, 9]), // event SOS, fix valid, 9 satellites
+      Buffer.from([3, 0x08]), le(2, 52), Buffer.from([0x09]), le(2, 181), Buffer.from([0x1a]), le(2, 1395), // km/h, course, power
+      Buffer.from([3, 0x02]), le(4, -23550520), Buffer.from([0x03]), le(4, -46633310), Buffer.from([0x04]), le(4, SECONDS_2000),
+      Buffer.from([1, 0x0e, 12]), le(2, 724), le(2, 5), le(2, 0x1f2e), le(4, 0x1a2b3), le(2, -70), // a cell
+    ]);
+    const record = Buffer.concat([le(2, params.length + 2), le(2, 1), params]);
+    const r = meitrack.decode(binary('CCE', Buffer.concat([le(4, 0), le(2, 1), record])), protocolState());
+    expect(r.reply).toBeUndefined();
+    const p = r.positions[0]!;
+    expect(p.deviceTime.toISOString()).toBe('2024-03-11T09:15:30.000Z');
+    expect([p.valid, p.lat, p.lng, p.speed, p.heading, p.satellites]).toEqual([true, -23.55052, -46.63331, 52, 181, 9]);
+    expect(p.attributes).toMatchObject({ event: 1, alarm: 'sos', power: 13.95 });
+    expect(p.attributes.network?.cellTowers).toEqual([{ cellId: 0x1a2b3, locationAreaCode: 0x1f2e, mobileCountryCode: 724, mobileNetworkCode: 5, signalStrength: -70 }]);
+  });
+
+  it('CCC: fixed records, answered with their count', () => {
+    const rec = Buffer.concat([
+      Buffer.from([35]), le(4, 52500000), le(4, 13300000), le(4, SECONDS_2000), Buffer.from([1, 8, 20]),
+      le(2, 37), le(2, 90), le(2, 9), le(2, 40), le(4, 1000), le(4, 60), le(2, 262), le(2, 2), le(2, 431), le(2, 17003),
+      le(2, 0), le(2, 0), le(2, 401), le(2, 0), le(4, 0),
+    ]);
+    const r = meitrack.decode(binary('CCC', Buffer.concat([Buffer.alloc(8), rec, rec])), protocolState());
+    expect(r.positions).toHaveLength(2);
+    expect(r.positions[0]).toMatchObject({ valid: true, lat: 52.5, lng: 13.3, speed: 37, heading: 90, satellites: 8, altitude: 40 });
+    expect(r.positions[0]!.attributes).toMatchObject({ event: 35, odometer: 1000, battery: 4.01 });
+    const head = `@@U27,${IMEI},CCC,2*`;
+    expect(r.reply!.toString('latin1')).toBe(`${head}${meitrackChecksum(Buffer.from(head))}\r\n`);
+  });
+});

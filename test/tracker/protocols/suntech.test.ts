@@ -49,6 +49,17 @@ describe('Suntech text reports', () => {
     expect(r.positions[0]).toMatchObject({ valid: false, lat: -23.55052, lng: -46.63331, attributes: { result: '02;Enable1' } });
   });
 
+  it('hour-meter fields when the unit adds them: engine time, backup battery, a driver id or a serving cell', () => {
+    const driver = decode(`${legacyStt};003188;4.1;1;01B54221010000;0`).positions[0]!.attributes;
+    expect(driver).toMatchObject({ engineHours: 191_280, battery: 4.1, driverUniqueId: '01B54221010000' });
+    expect(driver.archive).toBeUndefined();
+    const cell = decode(`${legacyStt};003188;4.1;0;23675;724;5;-75;1351;1`).positions[0]!.attributes;
+    expect(cell).toMatchObject({ archive: true, network: { cellTowers: [{ cellId: 23675, mobileCountryCode: 724, mobileNetworkCode: 5, signalStrength: -75, locationAreaCode: 1351 }] } });
+    expect(cell.driverUniqueId).toBeUndefined();
+    // Fields of another shape are left alone.
+    expect(decode(`${legacyStt};017.159;0;002.327`).positions[0]!.attributes.engineHours).toBeUndefined();
+  });
+
   it('a report with a field that is not a number yields nothing instead of throwing', () => {
     expect(decode(legacyStt.replace('052.400', 'fast')).positions).toEqual([]);
   });
@@ -87,5 +98,27 @@ describe('Suntech autodetect', () => {
     for (const first of [legacyStt, universalStt, 'SA200ALV;812345']) {
       expect(PROTOCOLS.filter((p) => p.detect(text(first))).map((p) => p.name)).toEqual(['suntech']);
     }
+  });
+});
+
+describe('Suntech binary reports', () => {
+  it('0x81 universal binary: the fields the mask selects', () => {
+    // Mask bits 4, 5 (date, time), 11, 12 (lat, lon), 13, 14 (speed, course), 15, 16 (satellites, fix), 17 (inputs).
+    const mask = [4, 5, 11, 12, 13, 14, 15, 16, 17].reduce((m, b) => m | (1 << b), 0);
+    const body = Buffer.concat([
+      Buffer.from('0912345678', 'hex'),
+      Buffer.from([mask >> 16, (mask >> 8) & 0xff, mask & 0xff]),
+      Buffer.from([24, 3, 11, 9, 15, 30]),
+      Buffer.from((0x80000000 + 23550520).toString(16), 'hex'), // sign and magnitude: south
+      Buffer.from((0x80000000 + 46633310).toString(16), 'hex'),
+      Buffer.from([0x14, 0x78, 0x46, 0xe6, 9, 1, 1]), // 52.40 km/h, 181.50°, 9 satellites, valid, ignition
+    ]);
+    const frame = Buffer.concat([Buffer.from([0x81, 0, body.length]), body]);
+    expect(suntech.createFramer(65536).push(Buffer.concat([frame, frame]))).toHaveLength(2);
+    const r = suntech.decode(frame, protocolState());
+    expect(r.identity).toBe('0912345678');
+    const p = r.positions[0]!;
+    expect(p.deviceTime.toISOString()).toBe('2024-03-11T09:15:30.000Z');
+    expect([p.valid, p.lat, p.lng, p.speed, p.heading, p.satellites, p.attributes.ignition]).toEqual([true, -23.55052, -46.63331, 52.4, 181.5, 9, true]);
   });
 });
