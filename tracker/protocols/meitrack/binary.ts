@@ -76,7 +76,7 @@ export function decodeCcc(frame: Buffer, typeEnd: number, flag: string, imei: st
     r.skip(4); // geofence
     positions.push({ deviceTime, valid, lat, lng, speed, heading, satellites, altitude, attributes });
   }
-  return { positions, reply: meitrackMessage(flag, imei, `CCC,${positions.length}`).subarray(0) };
+  return { positions, reply: meitrackMessage(flag, imei, `CCC,${positions.length}`) };
 }
 
 export function decodeCce(frame: Buffer, typeEnd: number): Omit<DecodeResult, 'identity'> {

@@ -58,10 +58,15 @@ function decodeReport(f: string[]): DecodedPosition | null {
   const deviceTime = time ? utcDate(2000 + +time[1]!, +time[2]!, +time[3]!, +time[4]!, +time[5]!, +time[6]!) : null;
   const validity = f[i++];
   const next = () => num(f[i++]);
-  const [satellites, rssi, speed, heading, hdop, altitude, odometer, runtime] = [next(), next(), next(), next(), next(), next(), next(), next()];
+  // Counts that must be whole numbers to be stored (a fraction there means a garbled field).
+  const whole = () => {
+    const v = next();
+    return v !== null && Number.isInteger(v) ? v : null;
+  };
+  const [satellites, rssi, speed, heading, hdop, altitude, odometer, runtime] = [whole(), whole(), next(), next(), next(), next(), next(), next()];
   if (event === null || lat === null || lng === null || !deviceTime || (validity !== 'A' && validity !== 'V') || speed === null || heading === null) return null;
 
-  const attributes: Telemetry = { event: event, io: {} };
+  const attributes: Telemetry = { event, io: {} };
   const alarm = eventAlarm(event);
   if (alarm) addAlarm(attributes, alarm);
   if (rssi !== null) attributes.rssi = rssi;

@@ -42,7 +42,7 @@ function decodeLegacy(model: string, type: string, values: string[], conn: Proto
     const text = values.slice(f.index).join(';');
     return atLastFix(conn, identity, resultOf(text), { commandReply: text });
   }
-  if (type === 'ALV') return { identity, positions: [], heartbeat: true };
+  // ALV is the keep-alive; other types carry nothing we store.
   if (!LEGACY_TYPES.has(type)) return { identity, positions: [], heartbeat: true };
 
   if (model.startsWith('ST3') || model === 'ST500' || model === 'ST600') f.skip(); // model code
@@ -55,7 +55,7 @@ function decodeLegacy(model: string, type: string, values: string[], conn: Proto
       const mnc = f.int();
       const lac = f.int(16);
       const rssi = f.int();
-      attributes.network = { cellTowers: [{ cellId, locationAreaCode: lac, mobileCountryCode: mcc, mobileNetworkCode: mnc, signalStrength: rssi }] };
+      if (mcc >= 0 && mnc >= 0) attributes.network = { cellTowers: [{ cellId, locationAreaCode: lac, mobileCountryCode: mcc, mobileNetworkCode: mnc, signalStrength: rssi }] };
     }
   }
   const lat = f.number();

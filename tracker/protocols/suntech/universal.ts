@@ -39,7 +39,7 @@ export function decodeUniversal(values: string[], conn: ProtocolState): DecodeRe
   if (bit(mask, 7)) cell.mobileCountryCode = f.int();
   if (bit(mask, 8)) cell.mobileNetworkCode = f.int();
   if (bit(mask, 9)) cell.locationAreaCode = f.int(16);
-  if (cell.cellId !== undefined && cell.locationAreaCode !== undefined) attributes.network = { cellTowers: [cell as CellTower] };
+  if (cell.cellId !== undefined && cell.locationAreaCode !== undefined && (cell.mobileCountryCode ?? 0) >= 0 && (cell.mobileNetworkCode ?? 0) >= 0) attributes.network = { cellTowers: [cell as CellTower] };
   if (bit(mask, 10)) attributes.rssi = f.int();
   const lat = bit(mask, 11) ? f.number() : null;
   const lng = bit(mask, 12) ? f.number() : null;
