@@ -72,6 +72,8 @@ export interface CommandParams {
   text?: string;
   /** custom: raw bytes as hex, for a binary protocol. */
   hex?: string;
+  /** The device's identifier, for protocols whose commands name the unit (Meitrack, Suntech). */
+  identity?: string;
 }
 
 /**

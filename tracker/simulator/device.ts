@@ -5,11 +5,13 @@ import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02Position } from './frames/h02.js';
+import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
 import { osmandQueryString } from './frames/osmand.js';
+import { suntechAlarm, suntechPosition } from './frames/suntech.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -80,6 +82,12 @@ export class SimulatedDevice {
         break;
       case 'h02':
         this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
+        break;
+      case 'suntech':
+        this.socket?.write(alarm ? suntechAlarm(this.imei, fix, alarm, state) : suntechPosition(this.imei, fix, state));
+        break;
+      case 'meitrack':
+        this.socket?.write(alarm ? meitrackAlarm(this.imei, fix, alarm, state) : meitrackPosition(this.imei, fix, state));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });

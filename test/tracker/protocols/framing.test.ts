@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
+import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { Protocol } from '../../../tracker/protocols/types.js';
 import { gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
+import { meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
 import { teltonikaAvl, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
 
 const fix = { time: new Date('2024-02-03T04:05:06Z'), lat: 48.8584, lng: 2.2945, speed: 12, heading: 33 };
@@ -21,6 +23,10 @@ const streams: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   h02: {
     protocol: h02,
     frames: [h02Position('7712340001', fix), h02Heartbeat('7712340001'), h02Position('7712340001', fix, { alarm: 'sos' })],
+  },
+  meitrack: {
+    protocol: meitrack,
+    frames: [meitrackPosition('861234567890123', fix), meitrackHeartbeat('861234567890123'), meitrackCommandReply('861234567890123', 'C01,OK')],
   },
 };
 

@@ -5,12 +5,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
+import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
+import { suntech } from '../../../tracker/protocols/suntech/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
+import { meitrackAlarm, meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
+import { suntechAlarm, suntechCommandReply, suntechHeartbeat, suntechPosition } from '../../../tracker/simulator/frames/suntech.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
 import { prng } from './helpers.js';
 
@@ -46,6 +50,25 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       h02CommandReply('7712340001', 'S20', ['DONE'], fix),
       h02Binary('7712340001', fix),
       Buffer.from('*hq,864502031234567,VP1,A,3351.1200,S,15112.5600,E,1.20,90.0000,150224#', 'latin1'),
+    ],
+  },
+  suntech: {
+    protocol: suntech,
+    frames: [
+      suntechPosition('0912345678', fix, { ignition: true }),
+      suntechAlarm('0912345678', fix, 'sos'),
+      suntechHeartbeat('0912345678'),
+      suntechCommandReply('0912345678', '03;01;OK'),
+      Buffer.from('ST300STT;812345678;04;408;20240311;09:15:30;1a2b3;-23.550520;-046.633310;052.400;181.50;9;1;123456;12.60;100010;1;0042;003188;4.1;1\r', 'latin1'),
+    ],
+  },
+  meitrack: {
+    protocol: meitrack,
+    frames: [
+      meitrackPosition('861234567890123', fix, { ignition: true }),
+      meitrackAlarm('861234567890123', fix, 'sos'),
+      meitrackHeartbeat('861234567890123'),
+      meitrackCommandReply('861234567890123', 'C01,OK'),
     ],
   },
 };

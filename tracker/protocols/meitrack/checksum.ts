@@ -1,0 +1,13 @@
+// Meitrack's checksum: the byte sum from "$$" / "@@" through '*', modulo 256, as two upper-case hex digits.
+export function meitrackChecksum(bytes: Buffer): string {
+  let sum = 0;
+  for (const b of bytes) sum = (sum + b) & 0xff;
+  return sum.toString(16).toUpperCase().padStart(2, '0');
+}
+
+/** A server message: "@@<flag><length>,<imei>,<content>*<checksum>\r\n", the length counted from the first comma. */
+export function meitrackMessage(flag: string, imei: string, content: string): Buffer {
+  const length = 1 + imei.length + 1 + content.length + 5;
+  const head = `@@${flag}${String(length).padStart(2, '0')},${imei},${content}*`;
+  return Buffer.from(`${head}${meitrackChecksum(Buffer.from(head, 'latin1'))}\r\n`, 'latin1');
+}

@@ -1,0 +1,141 @@
+// Meitrack decoding. Text reports:
+//   $$<flag><len>,<imei>,AAA,<event>,<lat>,<lng>,YYMMDDhhmmss,A|V,<sats>,<gsm>,<km/h>,<course>,
+//   <hdop>,<alt>,<odometer m>,<runtime s>,<mcc>|<mnc>|<lac hex>|<cid hex>,<in hex 2><out hex 2>,
+//   <analog: adc1|adc2|adc3|battery|power hex, or battery|power|rtc|mcu|gps volts>,<event data>,
+//   <reserved>,<protocol>,<fuel>,<temperatures>…*<checksum>\r\n
+// Answers to commands share the layout (A10 carries a fix) or carry just a result (C01,OK). Binary
+// CCC / CCE packets (binary.ts) carry buffered records. AAC is a keep-alive the unit wants answered.
+import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
+import { emptyWhenTruncated, utcDate } from '../reader.js';
+import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
+import { eventAlarm } from './alarms.js';
+import { decodeCcc, decodeCce } from './binary.js';
+import { meitrackChecksum, meitrackMessage } from './checksum.js';
+
+/** Photo transfer: the unit's D03 confirmation and D00 picture chunks (pictures are not stored). */
+const PHOTO = new Set(['D00', 'D03']);
+
+export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: ProtocolState): DecodeResult => {
+  const first = frame.indexOf(0x2c);
+  const second = first < 0 ? -1 : frame.indexOf(0x2c, first + 1);
+  if (frame[0] !== 0x24 || frame[1] !== 0x24 || second < 0) return { positions: [] };
+  const identity = frame.toString('latin1', first + 1, second);
+  if (!/^\d{1,20}$/.test(identity)) return { positions: [] };
+  const flag = frame.toString('latin1', 2, 3);
+  const type = frame.toString('latin1', second + 1, second + 4);
+  if (type === 'CCC') return { identity, ...decodeCcc(frame, second + 4, flag, identity) };
+  if (type === 'CCE') return { identity, ...decodeCce(frame, second + 4) };
+
+  const star = frame.lastIndexOf(0x2a);
+  const end = star < 0 ? frame.length : star;
+  const result: DecodeResult = { identity, positions: [] };
+  if (star >= 0 && frame.length >= star + 3) {
+    result.badChecksum = frame.toString('latin1', star + 1, star + 3).toUpperCase() !== meitrackChecksum(frame.subarray(0, star + 1));
+  }
+  const fields = frame.toString('latin1', second + 1, end).split(',');
+  if (type === 'AAC') return { ...result, heartbeat: true, reply: meitrackMessage('z', identity, 'AAC,1') };
+  if (PHOTO.has(type)) return { ...result, heartbeat: true };
+  const position = decodeReport(fields);
+  if (position) result.positions.push(position);
+  // Any other type than a report is the answer to a command: its code and result (D82,0 / C01,OK).
+  if (type !== 'AAA' && /^[A-F]\d\d$/.test(type)) {
+    result.commandReply = fields.join(',');
+    if (!position) result.attributes = { result: result.commandReply.slice(0, 256) };
+  }
+  return result;
+});
+
+const num = (v: string | undefined): number | null => (v !== undefined && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null);
+const hex = (v: string | undefined): number | null => (v && /^[0-9A-Fa-f]{1,8}$/.test(v) ? parseInt(v, 16) : null);
+
+function decodeReport(f: string[]): DecodedPosition | null {
+  // Some firmwares put a record count before the event.
+  let i = f[2] !== undefined && !f[2].includes('.') ? 2 : 1;
+  const event = num(f[i++]);
+  const lat = num(f[i++]);
+  const lng = num(f[i++]);
+  const time = /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(f[i++] ?? '');
+  const deviceTime = time ? utcDate(2000 + +time[1]!, +time[2]!, +time[3]!, +time[4]!, +time[5]!, +time[6]!) : null;
+  const validity = f[i++];
+  const next = () => num(f[i++]);
+  // Counts that must be whole numbers to be stored (a fraction there means a garbled field).
+  const whole = () => {
+    const v = next();
+    return v !== null && Number.isInteger(v) ? v : null;
+  };
+  const [satellites, rssi, speed, heading, hdop, altitude, odometer, runtime] = [whole(), whole(), next(), next(), next(), next(), next(), next()];
+  if (event === null || lat === null || lng === null || !deviceTime || (validity !== 'A' && validity !== 'V') || speed === null || heading === null) return null;
+
+  const attributes: Telemetry = { event, io: {} };
+  const alarm = eventAlarm(event);
+  if (alarm) addAlarm(attributes, alarm);
+  if (rssi !== null) attributes.rssi = rssi;
+  if (hdop !== null) attributes.hdop = hdop;
+  if (odometer !== null) attributes.odometer = odometer;
+  if (runtime !== null) attributes.engineHours = runtime;
+
+  const [mcc, mnc, lac, cid] = (f[i++] ?? '').split('|');
+  const [mobileCountryCode, mobileNetworkCode] = [num(mcc), num(mnc)];
+  if (mobileCountryCode && mobileNetworkCode) {
+    const tower = { cellId: hex(cid) ?? 0, locationAreaCode: hex(lac) ?? 0, mobileCountryCode, mobileNetworkCode };
+    attributes.network = { cellTowers: [rssi === null ? tower : { ...tower, signalStrength: rssi }] };
+  }
+  const inOut = f[i++] ?? '';
+  const input = hex(inOut.slice(0, 2));
+  const output = hex(inOut.slice(2, 4));
+  if (input !== null) attributes.input = input;
+  if (output !== null) attributes.output = output;
+  analog(f[i++] ?? '', attributes);
+
+  const eventData = f[i++];
+  if (eventData) {
+    if (event === 37) attributes.driverUniqueId = eventData.slice(0, 256);
+    else attributes.io!.eventData = eventData.slice(0, 256);
+  }
+  i++; // reserved
+  const protocol = num(f[i++]) ?? 0;
+  const fuel = f[i++];
+  if (fuel && /^[0-9A-Fa-f]{4}$/.test(fuel)) attributes.fuel = parseInt(fuel.slice(0, 2), 16) + parseInt(fuel.slice(2), 16) / 100;
+  temperatures(f[i++], protocol, attributes);
+
+  const position: DecodedPosition = { deviceTime, valid: validity === 'A', lat, lng, speed, heading, attributes };
+  if (satellites !== null) position.satellites = satellites;
+  if (altitude !== null) position.altitude = altitude;
+  return position;
+}
+
+/** Volts as decimals ("battery|power|rtc|mcu|gps"), or three ADC counts then battery and power in centivolts (hex). */
+function analog(field: string, attributes: Telemetry): void {
+  const parts = field.split('|');
+  if (parts[0]?.includes('.')) {
+    const [battery, power] = [num(parts[0]), num(parts[1])];
+    if (battery !== null) attributes.battery = battery;
+    if (power !== null) attributes.power = power;
+    return;
+  }
+  [0, 1, 2].forEach((n) => {
+    const adc = hex(parts[n]);
+    if (adc !== null) attributes.io![`adc${n + 1}`] = adc;
+  });
+  const battery = hex(parts[3]);
+  const power = hex(parts[4]);
+  if (battery !== null) attributes.battery = battery / 100;
+  if (power !== null) attributes.power = power / 100;
+}
+
+/** "<index hex 2><value hex 4>|…": protocol 3 and later send hundredths of a degree, signed; earlier ones degree and hundredths. */
+function temperatures(field: string | undefined, protocol: number, attributes: Telemetry): void {
+  if (!field || !/^[0-9A-Fa-f]{6}(\|[0-9A-Fa-f]{6})*$/.test(field)) return;
+  for (const t of field.split('|')) {
+    const index = parseInt(t.slice(0, 2), 16);
+    if (index < 1 || index > 999) continue;
+    let value: number;
+    if (protocol >= 3) {
+      value = ((parseInt(t.slice(2), 16) << 16) >> 16) / 100;
+    } else {
+      const whole = (parseInt(t.slice(2, 4), 16) << 24) >> 24;
+      value = whole + (whole < 0 ? -0.01 : 0.01) * parseInt(t.slice(4), 16);
+    }
+    attributes[`temp${index}`] = value;
+  }
+}
