@@ -2,11 +2,13 @@
 import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
 import { osmand } from './osmand/index.js';
+import { ruptela } from './ruptela/index.js';
 import { teltonika } from './teltonika/index.js';
+import { wialon } from './wialon/index.js';
 import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports. */
-export const PROTOCOLS: Protocol[] = [gt06, teltonika, h02];
+export const PROTOCOLS: Protocol[] = [gt06, teltonika, h02, ruptela, wialon];
 
 /** The HTTP protocols, each on its own port. */
 export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];
