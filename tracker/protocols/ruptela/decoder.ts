@@ -27,7 +27,6 @@ export const decodeRuptela = emptyWhenTruncated((frame: Buffer, conn: ProtocolSt
     case MSG.records:
     case MSG.extendedRecords: {
       const positions = decodeRecords(r, command === MSG.extendedRecords, conn);
-      rememberFix(conn, positions);
       // A corrupted packet is refused so the device sends it again.
       return { ...base, positions, reply: recordsAnswer(!badChecksum) };
     }
@@ -75,7 +74,9 @@ function decodeRecords(r: Reader, extended: boolean, conn: ProtocolState): Decod
     const event = extended ? r.u16() : r.u8();
     if (!merging) target.attributes.event = event;
     readIo(r, extended, target.attributes);
-    if (!merging) positions.push(target);
+    if (merging) continue;
+    positions.push(target);
+    rememberFix(conn, [target]);
   }
   return positions;
 }

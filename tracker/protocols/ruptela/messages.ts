@@ -21,6 +21,11 @@ export const MSG = {
 /** Command ids a device sends: anything else at the command position is not a Ruptela frame. */
 export const DEVICE_COMMANDS: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 6, 7, 9, 15, 16, 17, 37, 68]);
 
+/** Whether the 8 bytes at `at` can be an IMEI: below 10^15 < 2^50, so the top byte is zero and the next at most 3. */
+export function isImei(buf: Buffer, at: number): boolean {
+  return buf[at] === 0 && buf[at + 1]! <= 0x03;
+}
+
 /** A DTC entry: reserved, time, longitude, latitude, archive flag, 5-character code. */
 export const DTC_ENTRY = 19;
 
@@ -37,5 +42,8 @@ export function serverPacket(command: number, payload: Buffer = Buffer.alloc(0))
   return out;
 }
 
-/** The answer to records (1 accepted, 0 refused: the device sends them again). */
-export const recordsAnswer = (accepted: boolean) => serverPacket(MSG.records, Buffer.from([accepted ? 1 : 0]));
+/**
+ * The answer to records and extended records: command 100 (not 100 + 1, unlike every other
+ * answer), 1 accepted, 0 refused (the device sends them again).
+ */
+export const recordsAnswer = (accepted: boolean) => serverPacket(0, Buffer.from([accepted ? 1 : 0]));
