@@ -6,12 +6,16 @@ import { describe, expect, it } from '@jest/globals';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
+import { ruptela } from '../../../tracker/protocols/ruptela/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
+import { wialon } from '../../../tracker/protocols/wialon/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
+import { ruptelaCommandReply, ruptelaHeartbeat, ruptelaIdentification, ruptelaPosition, ruptelaRecord, ruptelaRecords } from '../../../tracker/simulator/frames/ruptela.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
+import { wialonBlackBox, wialonLogin, wialonMessage, wialonPosition, wialonShortPosition } from '../../../tracker/simulator/frames/wialon.js';
 import { prng } from './helpers.js';
 
 const ITERATIONS = 100_000;
@@ -46,6 +50,27 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       h02CommandReply('7712340001', 'S20', ['DONE'], fix),
       h02Binary('7712340001', fix),
       Buffer.from('*hq,864502031234567,VP1,A,3351.1200,S,15112.5600,E,1.20,90.0000,150224#', 'latin1'),
+    ],
+  },
+  ruptela: {
+    protocol: ruptela,
+    frames: [
+      ruptelaIdentification('863071016796572'),
+      ruptelaPosition('863071016796572', fix, { ignition: true, power: 12.4, fuelLevel: 40 }),
+      ruptelaRecords('863071016796572', [ruptelaRecord(fix, [new Map([[5, 1]]), new Map([[78, 215]]), new Map([[65, 1000]]), new Map([[126, 0x4142434445464748n], [127, 0x494a4b4c4d4e4f50n]])], false)], 1),
+      ruptelaHeartbeat('863071016796572'),
+      ruptelaCommandReply('863071016796572', 'Immobilizer on'),
+    ],
+  },
+  wialon: {
+    protocol: wialon,
+    frames: [
+      wialonLogin('861230043209218'),
+      wialonPosition(fix, { ignition: true, power: 12.4, alarm: 'sos' }),
+      wialonShortPosition(fix, '1.1'),
+      wialonBlackBox([fix, fix]),
+      wialonMessage('done'),
+      Buffer.from('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:250,mnc:1:2,lac:1:5901,cell_id:1:45542,temp:1:-3\r\n', 'latin1'),
     ],
   },
 };

@@ -1,8 +1,14 @@
 // The protocol registry and the settings agree: every TCP protocol the tracker speaks has its own
 // port setting (Traccar's port by default), and no setting names a protocol it does not speak.
+// On the shared device port each protocol's first frames are claimed by its own detector only.
 import { describe, expect, test } from '@jest/globals';
 import { parseTrackerConfig, PROTOCOL_PORTS, portSetting } from '../../../shared/config.js';
 import { PROTOCOLS } from '../../../tracker/protocols/registry.js';
+import { gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
+import { h02Binary, h02Position } from '../../../tracker/simulator/frames/h02.js';
+import { ruptelaIdentification, ruptelaPosition } from '../../../tracker/simulator/frames/ruptela.js';
+import { teltonikaHandshake } from '../../../tracker/simulator/frames/teltonika.js';
+import { wialonLogin, wialonShortPosition } from '../../../tracker/simulator/frames/wialon.js';
 
 describe('protocol ports', () => {
   test('each TCP protocol has exactly one port setting, and each setting a protocol', () => {
@@ -15,5 +21,24 @@ describe('protocol ports', () => {
     const off = parseTrackerConfig({ GT06_PORT: '0' }) as unknown as Record<string, number>;
     expect(off.GT06_PORT).toBe(0);
     expect(() => parseTrackerConfig({ H02_PORT: '70000' })).toThrow(/H02_PORT/);
+  });
+});
+
+const fix = { time: new Date('2024-01-02T03:04:05Z'), lat: 48.85, lng: 2.35, speed: 30, heading: 45 };
+
+/** The frames each protocol's units open a connection with. */
+const FIRST_FRAMES: Record<string, Buffer[]> = {
+  gt06: [gt06Login('123456789012345'), gt06Position(fix)],
+  teltonika: [teltonikaHandshake('123456789012345')],
+  h02: [h02Position('4210058099', fix), h02Binary('4210058099', fix)],
+  ruptela: [ruptelaIdentification('863071016796572'), ruptelaPosition('013227001564487', fix)],
+  wialon: [wialonLogin('861230043209218'), wialonLogin('2002', 'NA', '1.1'), wialonShortPosition(fix, '1.1')],
+};
+
+describe('device port autodetect', () => {
+  test.each(Object.entries(FIRST_FRAMES))("%s's first frames are claimed by its detector alone", (name, frames) => {
+    for (const frame of frames) {
+      expect(PROTOCOLS.filter((p) => p.detect(frame)).map((p) => p.name)).toEqual([name]);
+    }
   });
 });
