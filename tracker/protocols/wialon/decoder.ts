@@ -30,7 +30,7 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
       const v2 = fields[0]!.includes('.');
       const identity = (v2 ? fields[1] : fields[0]) ?? '';
       if (!identity) return { positions: [] };
-      const badChecksum = v2 && !crcMatches(body, fields.length >= 4);
+      const badChecksum = v2 && !crcMatches(body);
       return { identity, positions: [], heartbeat: true, reply: answer('#AL#1'), ...(badChecksum && { badChecksum }) };
     }
     case 'P':
@@ -71,14 +71,14 @@ function splitMessage(body: string, fieldCount: number): { fields: string[]; bad
   const fields = body.split(';');
   const hasCrc = fields.length === fieldCount + 1 && CRC_FIELD.test(fields[fieldCount]!);
   if (!hasCrc) return { fields, badChecksum: false };
-  return { fields: fields.slice(0, fieldCount), badChecksum: !crcMatches(body, true) };
+  return { fields: fields.slice(0, fieldCount), badChecksum: !crcMatches(body) };
 }
 
 /** CRC-16/ARC over the body up to and including its last ';', against the hex after it. */
-function crcMatches(body: string, hasCrc: boolean): boolean {
-  if (!hasCrc) return false;
+function crcMatches(body: string): boolean {
   const cut = body.lastIndexOf(';') + 1;
-  return crc16Ibm(Buffer.from(body.slice(0, cut), 'utf8')) === parseInt(body.slice(cut), 16);
+  const crc = body.slice(cut);
+  return CRC_FIELD.test(crc) && crc16Ibm(Buffer.from(body.slice(0, cut), 'utf8')) === parseInt(crc, 16);
 }
 
 const isNA = (v: string | undefined) => v === undefined || v === '' || v === 'NA';
