@@ -7,7 +7,7 @@ import { DeviceClient } from '../helpers/device-client.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
 const V1 = '/api/public/v1';
-const IMEI = '863071016796572';
+const IMEI = '356307042441013';
 const FIX_TIME = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
 
 let f: TrackerFixture;

@@ -55,11 +55,11 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   ruptela: {
     protocol: ruptela,
     frames: [
-      ruptelaIdentification('863071016796572'),
-      ruptelaPosition('863071016796572', fix, { ignition: true, power: 12.4, fuelLevel: 40 }),
-      ruptelaRecords('863071016796572', [ruptelaRecord(fix, [new Map([[5, 1]]), new Map([[78, 215]]), new Map([[65, 1000]]), new Map([[126, 0x4142434445464748n], [127, 0x494a4b4c4d4e4f50n]])], false)], 1),
-      ruptelaHeartbeat('863071016796572'),
-      ruptelaCommandReply('863071016796572', 'Immobilizer on'),
+      ruptelaIdentification('356307042441013'),
+      ruptelaPosition('356307042441013', fix, { ignition: true, power: 12.4, fuelLevel: 40 }),
+      ruptelaRecords('356307042441013', [ruptelaRecord(fix, [new Map([[5, 1]]), new Map([[78, 215]]), new Map([[65, 1000]]), new Map([[126, 0x4142434445464748n], [127, 0x494a4b4c4d4e4f50n]])], false)], 1),
+      ruptelaHeartbeat('356307042441013'),
+      ruptelaCommandReply('356307042441013', 'Immobilizer on'),
     ],
   },
   wialon: {
@@ -70,7 +70,7 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       wialonShortPosition(fix, '1.1'),
       wialonBlackBox([fix, fix]),
       wialonMessage('done'),
-      Buffer.from('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:250,mnc:1:2,lac:1:5901,cell_id:1:45542,temp:1:-3\r\n', 'latin1'),
+      Buffer.from('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:244,mnc:1:5,lac:1:4101,cell_id:1:30211,temp:1:-3\r\n', 'latin1'),
     ],
   },
 };

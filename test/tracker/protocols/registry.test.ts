@@ -31,8 +31,8 @@ const FIRST_FRAMES: Record<string, Buffer[]> = {
   gt06: [gt06Login('123456789012345'), gt06Position(fix)],
   teltonika: [teltonikaHandshake('123456789012345')],
   h02: [h02Position('4210058099', fix), h02Binary('4210058099', fix)],
-  ruptela: [ruptelaIdentification('863071016796572'), ruptelaPosition('013227001564487', fix)],
-  wialon: [wialonLogin('861230043209218'), wialonLogin('2002', 'NA', '1.1'), wialonShortPosition(fix, '1.1')],
+  ruptela: [ruptelaIdentification('356307042441013'), ruptelaPosition('356307042441021', fix)],
+  wialon: [wialonLogin('861230043209218'), wialonLogin('4405', 'NA', '1.1'), wialonShortPosition(fix, '1.1')],
 };
 
 describe('device port autodetect', () => {

@@ -13,7 +13,7 @@ import {
 } from '../../../tracker/simulator/frames/ruptela.js';
 import { hex, protocolState } from './helpers.js';
 
-const IMEI = '863071016796572';
+const IMEI = '356307042441013';
 const fix = { time: new Date('2024-05-06T07:08:09Z'), lat: 54.6872, lng: 25.2797, speed: 63, heading: 181.5, altitude: 112.3, satellites: 11 };
 const io = (one: [number, number][], two: [number, number][] = [], four: [number, number][] = [], eight: [number, bigint][] = []) =>
   [new Map(one), new Map(two), new Map(four), new Map(eight)] as Parameters<typeof ruptelaRecord>[1];
@@ -31,7 +31,7 @@ function packet(imei: bigint, command: number, payloadHex: string): Buffer {
 
 describe('Ruptela records', () => {
   it('extended records (68): position in our units, IO mapped, ACK 0002640113bc', () => {
-    const record = ruptelaRecord(fix, io([[409, 1], [88, 1]], [[29, 12_640], [30, 4_050], [94, 4_000]], [[65, 1_234_567]], [[34, 0x01d042f31d000030n]]), true, 7);
+    const record = ruptelaRecord(fix, io([[409, 1], [88, 1]], [[29, 12_640], [30, 4_050], [94, 4_000]], [[65, 1_234_567]], [[34, 0x02a1c3e5f7000041n]]), true, 7);
     const r = decode(ruptelaRecords(IMEI, [record]));
     expect(r.identity).toBe(IMEI);
     expect(r.badChecksum).toBeUndefined();
@@ -40,7 +40,7 @@ describe('Ruptela records', () => {
     expect(p).toMatchObject({ deviceTime: fix.time, valid: true, speed: 63, heading: 181.5, altitude: 112.3, satellites: 11 });
     expect(p.lat).toBeCloseTo(54.6872, 7);
     expect(p.lng).toBeCloseTo(25.2797, 7);
-    expect(p.attributes).toMatchObject({ event: 7, hdop: 0.9, ignition: true, power: 12.64, battery: 4.05, rpm: 1000, odometer: 1_234_567, alarm: 'jamming', driverUniqueId: '01d042f31d000030' });
+    expect(p.attributes).toMatchObject({ event: 7, hdop: 0.9, ignition: true, power: 12.64, battery: 4.05, rpm: 1000, odometer: 1_234_567, alarm: 'jamming', driverUniqueId: '02a1c3e5f7000041' });
     expect(p.attributes.io).toMatchObject({ 409: 1, 29: 12_640, 65: 1_234_567 });
   });
 
@@ -80,7 +80,7 @@ describe('Ruptela other packets', () => {
   });
 
   it('an IMEI with leading zeros keeps 15 digits', () => {
-    expect(decode(ruptelaHeartbeat('012207001062170')).identity).toBe('012207001062170');
+    expect(decode(ruptelaHeartbeat('012345678901234')).identity).toBe('012345678901234');
   });
 
   it('DTC list (9): one position per trouble code, answered 00026d01c4a4', () => {
@@ -93,7 +93,7 @@ describe('Ruptela other packets', () => {
       b.write(code, 14, 'latin1');
       return b.toString('hex');
     };
-    const r = decode(packet(12207001062170n, 9, `02${entry(1_700_000_000, 'P0101')}${entry(1_700_000_060, 'P0300')}`));
+    const r = decode(packet(12345678901234n, 9, `02${entry(1_700_000_000, 'P0101')}${entry(1_700_000_060, 'P0300')}`));
     expect(r.reply).toEqual(hex('00026d01c4a4'));
     expect(r.positions.map((p) => p.attributes.io?.dtcs)).toEqual(['P0101', 'P0300']);
     expect(r.positions[0]).toMatchObject({ deviceTime: new Date(1_700_000_000_000), lat: 54.6872, lng: 25.2797, attributes: { archive: true } });
@@ -127,7 +127,7 @@ describe('Ruptela framing', () => {
   });
 
   it('a DTC packet with a wrong length field is cut by its entry count', () => {
-    const dtc = packet(12207001062170n, 9, `01${'00'.repeat(19)}`);
+    const dtc = packet(12345678901234n, 9, `01${'00'.repeat(19)}`);
     dtc.writeUInt16BE(11, 0);
     expect(ruptela.createFramer(65536).push(Buffer.concat([dtc, a]))).toEqual([dtc, a]);
   });
@@ -147,10 +147,12 @@ describe('Ruptela framing', () => {
 
 describe('Ruptela commands', () => {
   it('engine stop/resume and text as SMS via GPRS (108); hex verbatim', () => {
-    expect(encodeCommand('ruptela', 'engineStop', 1)).toEqual(hex('0014 6c 7061737320696d6d6f62696c697a6572203130 3f8e'.replace(/3f8e$/, crc16Kermit(hex('6c7061737320696d6d6f62696c697a6572203130')).toString(16).padStart(4, '0'))));
-    expect(encodeCommand('ruptela', 'custom', 1, { text: ' Setio 2,1' })).toEqual(hex('000b6c20536574696f20322c31eb3e'));
-    expect(encodeCommand('ruptela', 'custom', 1, { hex: '000b890100000000007fffffff89f0' })).toEqual(hex('000b890100000000007fffffff89f0'));
-    expect(encodeCommand('ruptela', 'engineResume', 1)?.subarray(3).toString('latin1')).toMatch(/^pass resetimmob/);
+    // Length, 100 + 8, the SMS text, CRC-16/KERMIT.
+    expect(encodeCommand('ruptela', 'engineStop', 1)).toEqual(hex('0014 6c 7061737320696d6d6f62696c697a6572203130 bc22'));
+    expect(encodeCommand('ruptela', 'custom', 1, { text: 'pass setio 1,1' })).toEqual(hex('000f 6c 7061737320736574696f20312c31 3c77'));
+    // A version request (100 + 3) built by the caller goes out as given.
+    expect(encodeCommand('ruptela', 'custom', 1, { hex: '00016717b9' })).toEqual(hex('00016717b9'));
+    expect(encodeCommand('ruptela', 'engineResume', 1)?.subarray(3, -2).toString('latin1')).toBe('pass resetimmob');
     expect(encodeCommand('ruptela', 'locate', 1)).toBeNull();
   });
 });

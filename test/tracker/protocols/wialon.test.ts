@@ -29,13 +29,13 @@ describe('Wialon IPS login and ping', () => {
 });
 
 describe('Wialon IPS data', () => {
-  it('SD (1.1, as in the protocol document): position in our units, answered #ASD#1', () => {
-    const r = decode(line('#SD#270413;205601;5544.6025;N;03739.6834;E;1;2;3;4'));
+  it('SD (1.1): position in our units, answered #ASD#1', () => {
+    const r = decode(line('#SD#150622;093012;5957.1234;N;03018.4567;E;54;12;21;6'));
     expect(r.reply).toEqual(line('#ASD#1'));
     const p = r.positions[0]!;
-    expect(p).toMatchObject({ deviceTime: new Date('2013-04-27T20:56:01Z'), valid: true, speed: 1, heading: 2, altitude: 3, satellites: 4 });
-    expect(p.lat).toBeCloseTo(55.7433750, 6);
-    expect(p.lng).toBeCloseTo(37.6613900, 6);
+    expect(p).toMatchObject({ deviceTime: new Date('2022-06-15T09:30:12Z'), valid: true, speed: 54, heading: 12, altitude: 21, satellites: 6 });
+    expect(p.lat).toBeCloseTo(59 + 57.1234 / 60, 6);
+    expect(p.lng).toBeCloseTo(30 + 18.4567 / 60, 6);
   });
 
   it('SD 2.0 with its CRC; southern and western hemispheres; a wrong CRC is flagged', () => {
@@ -69,11 +69,11 @@ describe('Wialon IPS data', () => {
   });
 
   it('cell towers in params become the network block', () => {
-    const r = decode(line('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:250,mnc:1:2,lac:1:5901,cell_id:1:45542,mcc1:1:250,mnc1:1:2,lac1:1:5902,cell_id1:1:45543,mcc2:1:1'));
+    const r = decode(line('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:244,mnc:1:5,lac:1:4101,cell_id:1:30211,mcc1:1:244,mnc1:1:5,lac1:1:4102,cell_id1:1:30212,mcc2:1:1'));
     expect(r.positions[0]!.attributes.network).toEqual({
       cellTowers: [
-        { mobileCountryCode: 250, mobileNetworkCode: 2, locationAreaCode: 5901, cellId: 45542 },
-        { mobileCountryCode: 250, mobileNetworkCode: 2, locationAreaCode: 5902, cellId: 45543 },
+        { mobileCountryCode: 244, mobileNetworkCode: 5, locationAreaCode: 4101, cellId: 30211 },
+        { mobileCountryCode: 244, mobileNetworkCode: 5, locationAreaCode: 4102, cellId: 30212 },
       ],
     });
     expect(r.positions[0]!.attributes.io).toEqual({ mcc2: 1 });
@@ -85,11 +85,11 @@ describe('Wialon IPS data', () => {
     const r = decode(line('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;motion:3:false'), conn);
     expect(r.positions[0]).toMatchObject({ deviceTime: receivedAt, valid: false, attributes: { motion: false } });
     expect(r.positions[0]!.lat).toBeCloseTo(fix.lat, 5);
-    expect(decode(line('#SD#270413;205601;5544.6025;N;03739.6834;E;1;2;3;2')).positions[0]!.valid).toBe(false);
+    expect(decode(line('#SD#150622;093012;5957.1234;N;03018.4567;E;54;12;21;2')).positions[0]!.valid).toBe(false);
   });
 
   it('an unreadable message is answered #AD#-1 and stores nothing', () => {
-    expect(decode(line('#D#991399;205601;5544.6025;N;03739.6834;E;1;2;3;4;NA;NA;NA;NA;NA;NA'))).toMatchObject({ positions: [], reply: line('#AD#-1') });
+    expect(decode(line('#D#991399;093012;5957.1234;N;03018.4567;E;54;12;21;6;NA;NA;NA;NA;NA;NA'))).toMatchObject({ positions: [], reply: line('#AD#-1') });
   });
 
   it('B: the black box batch, each message archived, answered with their count', () => {
@@ -105,7 +105,7 @@ describe('Wialon IPS data', () => {
   });
 
   it('an IMEI in front of the packet identifies the unit', () => {
-    expect(decode(line('2.0;861230043209219#SD#270413;205601;5544.6025;N;03739.6834;E;1;2;3;4'), protocolState()).identity).toBe('861230043209219');
+    expect(decode(line('2.0;861230043209219#SD#150622;093012;5957.1234;N;03018.4567;E;54;12;21;6'), protocolState()).identity).toBe('861230043209219');
   });
 
   it('M: a driver message answers a command, stored at the last fix, answered #AM#1', () => {
