@@ -76,6 +76,8 @@ export const PROTOCOL_PORTS = {
   h02: 5013,
   suntech: 5011,
   meitrack: 5020,
+  ruptela: 5046,
+  wialon: 5039,
 } as const;
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;

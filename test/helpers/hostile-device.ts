@@ -6,10 +6,12 @@ import type { DeviceFix } from '../../tracker/simulator/frames/fix.js';
 import { gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { h02Position } from '../../tracker/simulator/frames/h02.js';
 import { osmandQuery } from '../../tracker/simulator/frames/osmand.js';
+import { ruptelaPosition } from '../../tracker/simulator/frames/ruptela.js';
 import { teltonikaAvl, teltonikaRecord } from '../../tracker/simulator/frames/teltonika.js';
+import { wialonShortPosition } from '../../tracker/simulator/frames/wialon.js';
 
 export type HostileKind = 'time' | 'latitude' | 'longitude' | 'speed' | 'altitude' | 'attribute';
-export type HostileProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand';
+export type HostileProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'ruptela' | 'wialon';
 
 /**
  * What each protocol's wire format can carry (GT06 and H02 decoders already refuse coordinates past
@@ -20,6 +22,8 @@ export const HOSTILE_KINDS: Record<HostileProtocol, HostileKind[]> = {
   teltonika: ['time', 'latitude', 'longitude', 'speed', 'altitude'],
   h02: ['time', 'speed', 'altitude'],
   osmand: ['time', 'latitude', 'longitude', 'speed', 'altitude', 'attribute'],
+  ruptela: ['time', 'latitude', 'longitude', 'speed'],
+  wialon: ['time', 'latitude', 'longitude', 'speed', 'altitude'],
 };
 
 /** A fix any check accepts: central Lisbon, now (or at `time`). */
@@ -64,6 +68,22 @@ export function hostileH02(id: string, kind: HostileKind): Buffer {
   if (kind === 'speed') return h02Position(id, { ...fix, speed: 1e307 });
   if (kind === 'altitude') return Buffer.from(h02Position(id, fix).toString('latin1').replace(/#$/, ',0,20,50,99999999,0,0#'), 'latin1');
   throw new Error(`H02 cannot carry a hostile ${kind}`);
+}
+
+/** Ruptela extended record: 1e-7 degree int32 coordinates reach ±214°, speed is a uint16 of km/h. */
+export function hostileRuptela(imei: string, kind: HostileKind): Buffer {
+  const fix = sensibleFix();
+  const bad: Partial<Record<HostileKind, Partial<DeviceFix>>> = { time: { time: new Date(Date.UTC(2100, 0, 1)) }, latitude: { lat: 200 }, longitude: { lng: -200 }, speed: { speed: 60_000 } };
+  if (!bad[kind]) throw new Error(`Ruptela cannot carry a hostile ${kind}`);
+  return ruptelaPosition(imei, { ...fix, ...bad[kind] });
+}
+
+/** Wialon IPS short data packet: text fields, so anything a number can say. */
+export function hostileWialon(kind: HostileKind): Buffer {
+  const fix = sensibleFix();
+  const bad: Partial<Record<HostileKind, Partial<DeviceFix>>> = { time: { time: new Date(Date.UTC(2099, 11, 31)) }, latitude: { lat: 95 }, longitude: { lng: 195 }, speed: { speed: 1e307 }, altitude: { altitude: 1e300 } };
+  if (!bad[kind]) throw new Error(`Wialon IPS cannot carry a hostile ${kind}`);
+  return wialonShortPosition({ ...fix, ...bad[kind] });
 }
 
 /** The OsmAnd query values of each kind, as the security review sent them. */

@@ -1,4 +1,4 @@
-// Checksums used by the binary protocols. Both are reflected CRC-16 variants over the
+// Checksums used by the device protocols. All are reflected CRC-16 variants over the
 // polynomial 0x1021 / 0x8005; tables are built once at load so per-frame cost stays small.
 
 function reflectedTable(poly: number): Uint16Array {
@@ -26,5 +26,13 @@ export function crc16X25(data: Uint8Array, start = 0, end = data.length): number
 export function crc16Ibm(data: Uint8Array, start = 0, end = data.length): number {
   let crc = 0;
   for (let i = start; i < end; i++) crc = (crc >>> 8) ^ IBM_TABLE[(crc ^ data[i]!) & 0xff]!;
+  return crc & 0xffff;
+}
+
+// CRC-16/KERMIT is X25's polynomial and table without the initial and final inversion.
+/** CRC-16/KERMIT (init 0, reflected, no final XOR): Ruptela records. */
+export function crc16Kermit(data: Uint8Array, start = 0, end = data.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = (crc >>> 8) ^ X25_TABLE[(crc ^ data[i]!) & 0xff]!;
   return crc & 0xffff;
 }

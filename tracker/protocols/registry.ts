@@ -4,11 +4,13 @@ import { h02 } from './h02/index.js';
 import { meitrack } from './meitrack/index.js';
 import { osmand } from './osmand/index.js';
 import { suntech } from './suntech/index.js';
+import { ruptela } from './ruptela/index.js';
 import { teltonika } from './teltonika/index.js';
+import { wialon } from './wialon/index.js';
 import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports (meitrack before h02, whose detector takes any '$'). */
-export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech];
+export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon];
 
 /** The HTTP protocols, each on its own port. */
 export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];

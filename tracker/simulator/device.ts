@@ -8,10 +8,12 @@ import { h02Alarm, h02Position } from './frames/h02.js';
 import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { suntechAlarm, suntechPosition } from './frames/suntech.js';
+import { ruptelaIdentification, ruptelaPosition } from './frames/ruptela.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
+import { wialonLogin, wialonPosition } from './frames/wialon.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -54,6 +56,8 @@ export class SimulatedDevice {
     socket.on('data', (data) => this.onData(data));
     if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
     if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
+    if (this.protocol === 'ruptela') socket.write(ruptelaIdentification(this.imei));
+    if (this.protocol === 'wialon') socket.write(wialonLogin(this.imei));
   }
 
   close(): void {
@@ -88,6 +92,12 @@ export class SimulatedDevice {
         break;
       case 'meitrack':
         this.socket?.write(alarm ? meitrackAlarm(this.imei, fix, alarm, state) : meitrackPosition(this.imei, fix, state));
+        break;
+      case 'ruptela':
+        this.socket?.write(ruptelaPosition(this.imei, fix, state));
+        break;
+      case 'wialon':
+        this.socket?.write(wialonPosition(fix, { ...state, alarm }));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });

@@ -8,14 +8,18 @@ import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
 import { suntech } from '../../../tracker/protocols/suntech/index.js';
+import { ruptela } from '../../../tracker/protocols/ruptela/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
+import { wialon } from '../../../tracker/protocols/wialon/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { meitrackAlarm, meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
 import { suntechAlarm, suntechCommandReply, suntechHeartbeat, suntechPosition } from '../../../tracker/simulator/frames/suntech.js';
+import { ruptelaCommandReply, ruptelaHeartbeat, ruptelaIdentification, ruptelaPosition, ruptelaRecord, ruptelaRecords } from '../../../tracker/simulator/frames/ruptela.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
+import { wialonBlackBox, wialonLogin, wialonMessage, wialonPosition, wialonShortPosition } from '../../../tracker/simulator/frames/wialon.js';
 import { prng } from './helpers.js';
 
 const ITERATIONS = 100_000;
@@ -69,6 +73,27 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       meitrackAlarm('861234567890123', fix, 'sos'),
       meitrackHeartbeat('861234567890123'),
       meitrackCommandReply('861234567890123', 'C01,OK'),
+    ],
+  },
+  ruptela: {
+    protocol: ruptela,
+    frames: [
+      ruptelaIdentification('356307042441013'),
+      ruptelaPosition('356307042441013', fix, { ignition: true, power: 12.4, fuelLevel: 40 }),
+      ruptelaRecords('356307042441013', [ruptelaRecord(fix, [new Map([[5, 1]]), new Map([[78, 215]]), new Map([[65, 1000]]), new Map([[126, 0x4142434445464748n], [127, 0x494a4b4c4d4e4f50n]])], false)], 1),
+      ruptelaHeartbeat('356307042441013'),
+      ruptelaCommandReply('356307042441013', 'Immobilizer on'),
+    ],
+  },
+  wialon: {
+    protocol: wialon,
+    frames: [
+      wialonLogin('861230043209218'),
+      wialonPosition(fix, { ignition: true, power: 12.4, alarm: 'sos' }),
+      wialonShortPosition(fix, '1.1'),
+      wialonBlackBox([fix, fix]),
+      wialonMessage('done'),
+      Buffer.from('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:244,mnc:1:5,lac:1:4101,cell_id:1:30211,temp:1:-3\r\n', 'latin1'),
     ],
   },
 };

@@ -7,9 +7,11 @@ import type { Telemetry } from '../../../tracker/positions/telemetry.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { decodeOsmAnd } from '../../../tracker/protocols/osmand/index.js';
+import { ruptela } from '../../../tracker/protocols/ruptela/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
+import { wialon } from '../../../tracker/protocols/wialon/index.js';
 import type { DecodedPosition } from '../../../tracker/protocols/types.js';
-import { hostileGt06, hostileH02, hostileOsmAnd, hostileTeltonika, HOSTILE_KINDS, sensibleFix } from '../../helpers/hostile-device.js';
+import { hostileGt06, hostileH02, hostileOsmAnd, hostileRuptela, hostileTeltonika, hostileWialon, HOSTILE_KINDS, sensibleFix } from '../../helpers/hostile-device.js';
 import { protocolState } from './helpers.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -76,6 +78,14 @@ describe('hostile device builders decode to the hostile value they were built fo
     const decoded = decodeOsmAnd(hostileOsmAnd('359633100000001', kind));
     if (!decoded.ok) expect(decoded.error).toContain(kind);
     else expect(check(decoded.positions)).toEqual([kind]);
+  });
+
+  test.each(HOSTILE_KINDS.ruptela)('Ruptela %s', (kind) => {
+    expect(check(ruptela.decode(hostileRuptela('356307042441013', kind), protocolState()).positions)).toEqual([kind]);
+  });
+
+  test.each(HOSTILE_KINDS.wialon)('Wialon IPS %s', (kind) => {
+    expect(check(wialon.decode(hostileWialon(kind), protocolState('861230043209218')).positions)).toEqual([kind]);
   });
 
   test('the sensible fix passes', () => {

@@ -1,13 +1,16 @@
 // The protocol registry and the settings agree: every TCP protocol the tracker speaks has its own
 // port setting (Traccar's port by default), and no setting names a protocol it does not speak.
+// On the shared device port each protocol's first frames are claimed by its own detector only.
 import { describe, expect, test } from '@jest/globals';
 import { parseTrackerConfig, PROTOCOL_PORTS, portSetting } from '../../../shared/config.js';
 import { PROTOCOLS } from '../../../tracker/protocols/registry.js';
-import { gt06Login } from '../../../tracker/simulator/frames/gt06.js';
+import { gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
+import { ruptelaIdentification, ruptelaPosition } from '../../../tracker/simulator/frames/ruptela.js';
 import { suntechHeartbeat, suntechPosition } from '../../../tracker/simulator/frames/suntech.js';
 import { teltonikaHandshake } from '../../../tracker/simulator/frames/teltonika.js';
+import { wialonLogin, wialonShortPosition } from '../../../tracker/simulator/frames/wialon.js';
 
 describe('protocol ports', () => {
   test('each TCP protocol has exactly one port setting, and each setting a protocol', () => {
@@ -23,24 +26,30 @@ describe('protocol ports', () => {
   });
 });
 
-describe('autodetect on the shared device port', () => {
-  const fix = { time: new Date('2024-02-03T04:05:06Z'), lat: 48.8584, lng: 2.2945, speed: 12, heading: 33 };
-  const firstFrames: [string, Buffer][] = [
-    ['gt06', gt06Login('864502031234567')],
-    ['teltonika', teltonikaHandshake('864502031234567')],
-    ['h02', h02Position('7712340001', fix)],
-    ['h02', h02Binary('7712340001', fix)],
-    ['suntech', suntechPosition('0912345678', fix)],
-    ['suntech', suntechHeartbeat('0912345678')],
-    ['suntech', Buffer.from('ST300STT;812345678;04;408;20240311;09:15:30;1a2b3;', 'latin1')],
-    ['meitrack', meitrackPosition('861234567890123', fix)],
-    ['meitrack', meitrackHeartbeat('861234567890123')],
-  ];
+const fix = { time: new Date('2024-01-02T03:04:05Z'), lat: 48.85, lng: 2.35, speed: 30, heading: 45 };
 
-  test.each(firstFrames)('%s: its first frame picks it, and no detector asked before it claims the frame', (name, frame) => {
-    expect(PROTOCOLS.find((p) => p.detect(frame))?.name).toBe(name);
-    // H02 accepts any '$', so a Meitrack frame also satisfies it: Meitrack is asked first.
-    const others = PROTOCOLS.filter((p) => p.name !== name && p.detect(frame)).map((p) => p.name);
-    expect(others).toEqual(name === 'meitrack' ? ['h02'] : []);
+/** The frames each protocol's units open a connection with. */
+const FIRST_FRAMES: Record<string, Buffer[]> = {
+  gt06: [gt06Login('123456789012345'), gt06Position(fix)],
+  teltonika: [teltonikaHandshake('123456789012345')],
+  h02: [h02Position('4210058099', fix), h02Binary('4210058099', fix)],
+  suntech: [suntechPosition('0912345678', fix), suntechHeartbeat('0912345678'), Buffer.from('ST300STT;812345678;04;408;20240311;09:15:30;1a2b3;', 'latin1')],
+  meitrack: [meitrackPosition('861234567890123', fix), meitrackHeartbeat('861234567890123')],
+  ruptela: [ruptelaIdentification('356307042441013'), ruptelaPosition('356307042441021', fix)],
+  wialon: [wialonLogin('861230043209218'), wialonLogin('4405', 'NA', '1.1'), wialonShortPosition(fix, '1.1')],
+};
+
+/**
+ * Detectors that also claim another protocol's first frames, and so are asked after it: H02 takes
+ * any '$', which Meitrack's '$$' frames start with too.
+ */
+const ASKED_AFTER: Record<string, string[]> = { meitrack: ['h02'] };
+
+describe('device port autodetect', () => {
+  test.each(Object.entries(FIRST_FRAMES))("%s's first frames pick it, and only a detector asked after it claims them too", (name, frames) => {
+    for (const frame of frames) {
+      expect(PROTOCOLS.find((p) => p.detect(frame))?.name).toBe(name);
+      expect(PROTOCOLS.filter((p) => p.name !== name && p.detect(frame)).map((p) => p.name)).toEqual(ASKED_AFTER[name] ?? []);
+    }
   });
 });
