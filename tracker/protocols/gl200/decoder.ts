@@ -1,0 +1,71 @@
+// Queclink @Track text decoding. Every report is comma-separated:
+//   +RESP:GT<type>,<protocol version>,<IMEI>,<device name>,…,<send time>,<count number>
+// "+BUFF" is the same report re-sent from the unit's memory; "+ACK" answers a command or, as
+// "+ACK:GTHBD", is the heartbeat the server must answer with "+SACK:GTHBD,<version>,<count>$".
+// Binary reports are framed (framer.ts) but not decoded: see README.md.
+import type { Telemetry } from '../../positions/telemetry.js';
+import type { DecodeResult, ProtocolState } from '../types.js';
+import { binaryLengthField } from './framer.js';
+import { infoAttributes } from './info.js';
+import { findLocations } from './location.js';
+import { typeAttributes } from './reports.js';
+
+const HEADER = /^\+(RESP|BUFF|ACK):GT([A-Z0-9]{3})$/;
+/** A 15-digit IMEI, or 14 hex digits on some units. */
+const IDENTITY = /^(\d{15}|[0-9A-Fa-f]{14})$/;
+/** Where a report's fields start after the header, version, IMEI and device name. */
+const FIRST_FIELD = 4;
+
+export function decodeGl200(frame: Buffer, _conn: ProtocolState): DecodeResult {
+  if (frame.length < 2 || binaryLengthField(frame, 0)) return { positions: [] };
+  // A frame handed over whole (not cut by the framer) may still carry its delimiter.
+  const text = frame.toString('latin1').replace(/[$\0]$/, '');
+  const f = text.split(',');
+  const header = HEADER.exec(f[0]!);
+  if (!header || f.length < 4) return { positions: [] };
+  const [, kind, type] = header as unknown as [string, string, string];
+  const result: DecodeResult = { positions: [] };
+  if (IDENTITY.test(f[2]!)) result.identity = f[2]!;
+
+  if (kind === 'ACK') {
+    if (type === 'HBD') {
+      result.heartbeat = true;
+      result.reply = Buffer.from(`+SACK:GTHBD,${f[1]},${f[f.length - 1]}$`, 'latin1');
+    } else {
+      result.commandReply = text;
+    }
+    return result;
+  }
+  if (type === 'INF') {
+    result.attributes = infoAttributes(f);
+    if (kind === 'BUFF') result.attributes.archive = true;
+    return result;
+  }
+
+  const blocks = findLocations(f, FIRST_FIELD);
+  const attributes: Telemetry = {};
+  typeAttributes(type, f[5], attributes);
+  const battery = batteryLevel(f, blocks.length ? blocks[blocks.length - 1]!.end : f.length);
+  if (battery !== undefined) attributes.batteryLevel = battery;
+  if (kind === 'BUFF') attributes.archive = true;
+
+  // Several fixes in one report (GTFRI with a number > 1): the report's own values belong to the last.
+  for (const block of blocks) result.positions.push(block.position);
+  const last = result.positions[result.positions.length - 1];
+  if (last) Object.assign(last.attributes, attributes);
+  else if (Object.keys(attributes).length) result.attributes = attributes;
+  else result.heartbeat = true;
+  return result;
+}
+
+/**
+ * The backup battery, percent. Reports with a location keep it just before the send time, or on
+ * vehicle units before the 6-hex-digit device status; after the last location block either way.
+ */
+function batteryLevel(f: string[], from: number): number | undefined {
+  const percent = (v: string | undefined) => (v && /^\d{1,3}$/.test(v) && Number(v) <= 100 ? Number(v) : undefined);
+  for (let i = from + 1; i < f.length - 2; i += 1) {
+    if (/^[0-9A-Fa-f]{6}$/.test(f[i]!) && percent(f[i - 1]) !== undefined) return percent(f[i - 1]);
+  }
+  return from < f.length ? percent(f[f.length - 3]) : undefined;
+}
