@@ -3,13 +3,14 @@
 // drops.
 import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
+import { gl200Alarm, gl200Position } from './frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02Position } from './frames/h02.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'gl200';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -80,6 +81,9 @@ export class SimulatedDevice {
         break;
       case 'h02':
         this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
+        break;
+      case 'gl200':
+        this.socket?.write(alarm ? gl200Alarm(this.imei, fix, alarm, this.serial++) : gl200Position(this.imei, fix, state, this.serial++));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });

@@ -15,6 +15,8 @@ const HEADER = /^\+(RESP|BUFF|ACK):GT([A-Z0-9]{3})$/;
 const IDENTITY = /^(\d{15}|[0-9A-Fa-f]{14})$/;
 /** Where a report's fields start after the header, version, IMEI and device name. */
 const FIRST_FIELD = 4;
+/** Reports laid out as GTFRI, whose fifth field is the external power in mV. */
+const FRI_LAYOUT = new Set(['FRI', 'RTL', 'GEO', 'DOG', 'STR', 'CTN']);
 
 export function decodeGl200(frame: Buffer, _conn: ProtocolState): DecodeResult {
   if (frame.length < 2 || binaryLengthField(frame, 0)) return { positions: [] };
@@ -47,6 +49,8 @@ export function decodeGl200(frame: Buffer, _conn: ProtocolState): DecodeResult {
   typeAttributes(type, f[5], attributes);
   const battery = batteryLevel(f, blocks.length ? blocks[blocks.length - 1]!.end : f.length);
   if (battery !== undefined) attributes.batteryLevel = battery;
+  // Units without an external supply report 0 or a single digit there.
+  if (FRI_LAYOUT.has(type) && /^\d{2,5}$/.test(f[4]!) && Number(f[4]) > 10) attributes.power = Number(f[4]) / 1000;
   if (kind === 'BUFF') attributes.archive = true;
 
   // Several fixes in one report (GTFRI with a number > 1): the report's own values belong to the last.
