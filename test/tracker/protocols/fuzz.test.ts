@@ -3,11 +3,13 @@
 // Nothing may throw, every decoded position must carry finite numbers, and valid OsmAnd reports
 // in the mix must decode to their fix.
 import { describe, expect, it } from '@jest/globals';
+import { gl200 } from '../../../tracker/protocols/gl200/index.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
+import { gl200Alarm, gl200CommandAck, gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
@@ -46,6 +48,15 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       h02CommandReply('7712340001', 'S20', ['DONE'], fix),
       h02Binary('7712340001', fix),
       Buffer.from('*hq,864502031234567,VP1,A,3351.1200,S,15112.5600,E,1.20,90.0000,150224#', 'latin1'),
+    ],
+  },
+  gl200: {
+    protocol: gl200,
+    frames: [
+      gl200Position('864502031234567', fix, { power: 12.6, batteryLevel: 80 }),
+      gl200Alarm('864502031234567', fix, 'sos'),
+      gl200Heartbeat('864502031234567', fix.time),
+      gl200CommandAck('864502031234567', 'RTO', '0001', fix.time),
     ],
   },
 };

@@ -3,6 +3,12 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseTrackerConfig, PROTOCOL_PORTS, portSetting } from '../../../shared/config.js';
 import { PROTOCOLS } from '../../../tracker/protocols/registry.js';
+import { gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
+import { gt06Login } from '../../../tracker/simulator/frames/gt06.js';
+import { h02Binary, h02Position } from '../../../tracker/simulator/frames/h02.js';
+import { teltonikaHandshake } from '../../../tracker/simulator/frames/teltonika.js';
+
+const fix = { time: new Date('2024-02-03T04:05:06Z'), lat: 48.8584, lng: 2.2945, speed: 12, heading: 33 };
 
 describe('protocol ports', () => {
   test('each TCP protocol has exactly one port setting, and each setting a protocol', () => {
@@ -15,5 +21,27 @@ describe('protocol ports', () => {
     const off = parseTrackerConfig({ GT06_PORT: '0' }) as unknown as Record<string, number>;
     expect(off.GT06_PORT).toBe(0);
     expect(() => parseTrackerConfig({ H02_PORT: '70000' })).toThrow(/H02_PORT/);
+  });
+});
+
+describe('autodetect on the shared device port', () => {
+  // Each protocol's first frame (login, handshake or first report) must be claimed by its own
+  // detector and by no other.
+  const first: Record<string, Buffer> = {
+    gt06: gt06Login('864502031234567'),
+    teltonika: teltonikaHandshake('864502031234567'),
+    h02: h02Position('7712340001', fix),
+    gl200: gl200Position('864502031234567', fix),
+  };
+
+  test.each(Object.entries(first))('%s is recognised by its own detector only', (name, frame) => {
+    expect(PROTOCOLS.filter((p) => p.detect(frame)).map((p) => p.name)).toEqual([name]);
+  });
+
+  test('the binary @Track and H02 forms stay apart too', () => {
+    const claims = (frame: Buffer) => PROTOCOLS.filter((p) => p.detect(frame)).map((p) => p.name);
+    expect(claims(gl200Heartbeat('864502031234567', fix.time))).toEqual(['gl200']);
+    expect(claims(Buffer.from('+EVT\x0c\x00\xfc\x1f', 'latin1'))).toEqual(['gl200']);
+    expect(claims(h02Binary('7712340001', fix))).toEqual(['h02']);
   });
 });
