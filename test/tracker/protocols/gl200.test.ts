@@ -69,6 +69,47 @@ describe('gl200 reports', () => {
     expect(r.attributes).toEqual({ alarm: 'powerOff' });
   });
 
+  it('GTGSM without a fix: the cells heard, stored unlocated at the send time', () => {
+    const r = decode(`+RESP:GTGSM,400201,${IMEI},STR,0234,0015,003a,62a2,16,,0234,0015,003a,56a2,14,,20240203040506,0033$`);
+    expect(r.positions).toEqual([{
+      deviceTime: fix.time, valid: false, lat: 0, lng: 0, speed: 0, heading: 0,
+      attributes: { network: { cellTowers: [
+        { mobileCountryCode: 234, mobileNetworkCode: 15, locationAreaCode: 0x3a, cellId: 0x62a2 },
+        { mobileCountryCode: 234, mobileNetworkCode: 15, locationAreaCode: 0x3a, cellId: 0x56a2 },
+      ] } },
+    }]);
+  });
+
+  it('GTWIF: the access points seen, stored unlocated', () => {
+    const r = decode(`+RESP:GTWIF,210102,${IMEI},,2,c413e200ff14,-39,,,,c8d3ff04a837,-43,,,,,,,,97,20240203040506,05E3$`);
+    expect(r.positions[0]).toMatchObject({ valid: false, lat: 0, lng: 0 });
+    expect(r.positions[0]!.attributes.network).toEqual({ wifiAccessPoints: [
+      { macAddress: 'c4:13:e2:00:ff:14', signalStrength: -39 },
+      { macAddress: 'c8:d3:ff:04:a8:37', signalStrength: -43 },
+    ] });
+  });
+
+  it('the device status word: ignition, inputs and outputs', () => {
+    const a = decode(framed(gl200Position(IMEI, fix, { ignition: true }))).positions[0]!.attributes;
+    expect(a).toMatchObject({ ignition: true, input: 1, output: 0, in1: false, in2: false, out1: false, out2: false });
+    expect(decode(framed(gl200Position(IMEI, fix, { ignition: false }))).positions[0]!.attributes.ignition).toBe(false);
+  });
+
+  it('GL5xx units keep the battery level after the signal quality', () => {
+    const r = decode(`+RESP:GTFRI,DE0114,${IMEI},,0,0,1,1,0.0,0,28.0,-118.268093,33.975430,20240203040506,0311,0480,3500,00D07F02,18,0,,93,0,,,20240203040510,0355$`);
+    expect(r.positions[0]!.attributes.batteryLevel).toBe(93);
+  });
+
+  it('GTCAN: the values its mask announces', () => {
+    const r = decode(`+RESP:GTCAN,310701,${IMEI},,10,0,000001FF,1HGCM82633A004352,1,H46358,12305.50,601,0,83,,P53.00,,20240203040506,2945$`);
+    expect(r.attributes).toEqual({ vin: '1HGCM82633A004352', ignition: true, fuelUsed: 12305.5, rpm: 601, obdSpeed: 0, coolantTemp: 83, fuelLevel: 53 });
+  });
+
+  it('GTVER: the unit type and versions under io', () => {
+    const r = decode(`+RESP:GTVER,1A0800,${IMEI},GL300,GL300,0A03,0103,20240203040506,10F8$`);
+    expect(r.attributes).toEqual({ io: { deviceType: 'GL300', versionFw: 0x0a03, versionHw: 0x0103 } });
+  });
+
   it('GTINF: state, SIM, signal, external power and battery, no position', () => {
     const r = decode(`+RESP:GTINF,060102,${IMEI},gv300,22,89883030000091225018,21,0,1,12349,,4.15,1,1,0,0,20240203040500,0,0,0,0,00,00,+0000,0,20240203040506,7D4F$`);
     expect(r.positions).toEqual([]);

@@ -6,9 +6,12 @@
 import type { Telemetry } from '../../positions/telemetry.js';
 import type { DecodeResult, ProtocolState } from '../types.js';
 import { binaryLengthField } from './framer.js';
+import { canAttributes } from './can.js';
 import { infoAttributes } from './info.js';
-import { findLocations } from './location.js';
-import { typeAttributes } from './reports.js';
+import { findLocations, parseTime } from './location.js';
+import { findNetwork } from './network.js';
+import { extraAttributes, typeAttributes } from './reports.js';
+import { tailAttributes } from './tail.js';
 
 const HEADER = /^\+(RESP|BUFF|ACK):GT([A-Z0-9]{3})$/;
 /** A 15-digit IMEI, or 14 hex digits on some units. */
@@ -45,10 +48,10 @@ export function decodeGl200(frame: Buffer, _conn: ProtocolState): DecodeResult {
   }
 
   const blocks = findLocations(f, FIRST_FIELD);
-  const attributes: Telemetry = {};
+  const attributes: Telemetry = type === 'CAN' ? canAttributes(f) : {};
   typeAttributes(type, f[5], attributes);
-  const battery = batteryLevel(f, blocks.length ? blocks[blocks.length - 1]!.end : f.length);
-  if (battery !== undefined) attributes.batteryLevel = battery;
+  extraAttributes(type, f, attributes);
+  if (blocks.length) tailAttributes(f, blocks[blocks.length - 1]!.end, attributes);
   // Units without an external supply report 0 or a single digit there.
   if (FRI_LAYOUT.has(type) && /^\d{2,5}$/.test(f[4]!) && Number(f[4]) > 10) attributes.power = Number(f[4]) / 1000;
   if (kind === 'BUFF') attributes.archive = true;
@@ -56,20 +59,15 @@ export function decodeGl200(frame: Buffer, _conn: ProtocolState): DecodeResult {
   // Several fixes in one report (GTFRI with a number > 1): the report's own values belong to the last.
   for (const block of blocks) result.positions.push(block.position);
   const last = result.positions[result.positions.length - 1];
-  if (last) Object.assign(last.attributes, attributes);
+  if (last) {
+    Object.assign(last.attributes, attributes);
+    return result;
+  }
+  // No fix: the cells and access points heard, stored unlocated at the send time (never moving the unit).
+  const network = findNetwork(f, FIRST_FIELD);
+  const sent = parseTime(f[f.length - 2]);
+  if (network && sent) result.positions.push({ deviceTime: sent, valid: false, lat: 0, lng: 0, speed: 0, heading: 0, attributes: { ...attributes, network } });
   else if (Object.keys(attributes).length) result.attributes = attributes;
   else result.heartbeat = true;
   return result;
-}
-
-/**
- * The backup battery, percent. Reports with a location keep it just before the send time, or on
- * vehicle units before the 6-hex-digit device status; after the last location block either way.
- */
-function batteryLevel(f: string[], from: number): number | undefined {
-  const percent = (v: string | undefined) => (v && /^\d{1,3}$/.test(v) && Number(v) <= 100 ? Number(v) : undefined);
-  for (let i = from + 1; i < f.length - 2; i += 1) {
-    if (/^[0-9A-Fa-f]{6}$/.test(f[i]!) && percent(f[i - 1]) !== undefined) return percent(f[i - 1]);
-  }
-  return from < f.length ? percent(f[f.length - 3]) : undefined;
 }

@@ -22,6 +22,8 @@ export function infoAttributes(f: string[]): Telemetry {
   if (f[5] && /^\d{19,20}F?$/.test(f[5])) attributes.iccid = f[5];
   if (f[6] && /^\d{1,2}$/.test(f[6])) attributes.rssi = Number(f[6]);
   if (f[9] && /^\d{1,6}$/.test(f[9])) attributes.power = Number(f[9]) / 1000;
+  // A second supply input on GV600-series units, with no vocabulary key.
+  if (f[10] && /^\d{1,6}$/.test(f[10])) attributes.io = { power2: Number(f[10]) / 1000 };
   const battery = f.slice(10, 12).find((v) => /^\d\.\d{1,2}$/.test(v));
   if (battery) attributes.battery = Number(battery);
   return attributes;

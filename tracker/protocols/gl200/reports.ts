@@ -43,3 +43,22 @@ export function typeAttributes(type: string, reportType: string | undefined, att
   if (type === 'IGL') attributes.ignition = code % 0x10 === 1;
   if (type === 'NMR') attributes.motion = code === 1;
 }
+
+/**
+ * Values with no vocabulary key, kept under `io` by Traccar's names: the accessory's voltage on
+ * GTBAA/GTBID (after its MAC), the fatigue warning type of GTDAR, the serial data of GTDAT, and the
+ * unit's versions on GTVER.
+ */
+export function extraAttributes(type: string, f: string[], attributes: Telemetry): void {
+  const io: Record<string, string | number> = {};
+  if (type === 'BAA' || type === 'BID') {
+    const mac = f.findIndex((v, i) => i > 4 && /^[0-9A-Fa-f]{12}$/.test(v));
+    if (mac > 0 && /^\d{1,5}$/.test(f[mac + 1] ?? '')) io.accessoryVoltage = Number(f[mac + 1]) / 1000;
+  }
+  if (type === 'DAR' && /^\d{1,2}$/.test(f[4] ?? '')) io.warningType = Number(f[4]);
+  if (type === 'DAT' && f[7]) io.data = f[7];
+  if (type === 'VER' && f[4] && /^[0-9A-Fa-f]{4}$/.test(f[5] ?? '') && /^[0-9A-Fa-f]{4}$/.test(f[6] ?? '')) {
+    Object.assign(io, { deviceType: f[4], versionFw: parseInt(f[5]!, 16), versionHw: parseInt(f[6]!, 16) });
+  }
+  if (Object.keys(io).length) attributes.io = { ...attributes.io, ...io };
+}

@@ -26,10 +26,10 @@ function frame(header: string, fields: (string | number)[], sent: Date, n: numbe
   return Buffer.from(`${header},${[...fields, gl200Time(sent), count(n)].join(',')}$`, 'latin1');
 }
 
-/** GTFRI: one fix, then odometer, hour meter, analog inputs, backup battery % and device status. */
+/** GTFRI: one fix, then odometer, hour meter, analog inputs, backup battery % and device status (ignition byte 0x2X on, 0x1X off). */
 export function gl200Position(imei: string, fix: DeviceFix, state: DeviceState = {}, n = 1, buffered = false): Buffer {
   const power = state.power === undefined ? '' : Math.round(state.power * 1000);
-  const status = state.ignition ? '220100' : '210000';
+  const status = state.ignition ? '220100' : '110000';
   return frame(buffered ? '+BUFF:GTFRI' : '+RESP:GTFRI', [VERSION, imei, NAME, power, 10, 1, location(fix), '2000.0', '00010:12:30', '', '', state.batteryLevel ?? 100, status, '', '', ''], fix.time, n);
 }
 
