@@ -2,10 +2,12 @@
 //   +RESP:GT<type>,<protocol version>,<IMEI>,<device name>,…,<send time>,<count number>
 // "+BUFF" is the same report re-sent from the unit's memory; "+ACK" answers a command or, as
 // "+ACK:GTHBD", is the heartbeat the server must answer with "+SACK:GTHBD,<version>,<count>$".
-// Binary reports are framed (framer.ts) but not decoded: see README.md.
+// Binary reports (binary.ts) carry the same reports in fixed fields.
 import type { Telemetry } from '../../positions/telemetry.js';
 import type { DecodeResult, ProtocolState } from '../types.js';
 import { binaryLengthField } from './framer.js';
+import { emptyWhenTruncated } from '../reader.js';
+import { decodeBinary } from './binary.js';
 import { canAttributes } from './can.js';
 import { infoAttributes } from './info.js';
 import { findLocations, parseTime } from './location.js';
@@ -21,8 +23,9 @@ const FIRST_FIELD = 4;
 /** Reports laid out as GTFRI, whose fifth field is the external power in mV. */
 const FRI_LAYOUT = new Set(['FRI', 'RTL', 'GEO', 'DOG', 'STR', 'CTN']);
 
-export function decodeGl200(frame: Buffer, _conn: ProtocolState): DecodeResult {
-  if (frame.length < 2 || binaryLengthField(frame, 0)) return { positions: [] };
+export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
+  if (frame.length < 2) return { positions: [] };
+  if (binaryLengthField(frame, 0)) return emptyWhenTruncated(decodeBinary)(frame, conn);
   // A frame handed over whole (not cut by the framer) may still carry its delimiter.
   const text = frame.toString('latin1').replace(/[$\0]$/, '');
   const f = text.split(',');
