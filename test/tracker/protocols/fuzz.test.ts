@@ -9,7 +9,7 @@ import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
-import { gl200Alarm, gl200CommandAck, gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
+import { gl200Alarm, gl200Binary, gl200CommandAck, gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
@@ -57,6 +57,8 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       gl200Alarm('864502031234567', fix, 'sos'),
       gl200Heartbeat('864502031234567', fix.time),
       gl200CommandAck('864502031234567', 'RTO', '0001', fix.time),
+      gl200Binary('+RSP', '864502031234567', [fix, fix], { power: 12.6 }),
+      gl200Binary('+EVT', '864502031234567', [fix]),
     ],
   },
 };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { gl200 } from '../../../tracker/protocols/gl200/index.js';
 import { encodeCommand } from '../../../tracker/protocols/registry.js';
-import { gl200Alarm, gl200CommandAck, gl200Heartbeat, gl200Ignition, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
+import { gl200Alarm, gl200Binary, gl200CommandAck, gl200Heartbeat, gl200Ignition, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
 import { protocolState } from './helpers.js';
 
 const IMEI = '864502031234567';
@@ -136,10 +136,35 @@ describe('gl200 reports', () => {
   });
 });
 
+describe('gl200 binary reports', () => {
+  it('+RSP: every fix, with battery, power and satellites', () => {
+    const second = { ...fix, time: new Date('2024-02-03T04:06:06Z'), lat: -33.4, speed: 0 };
+    const r = decode(gl200Binary('+RSP', IMEI, [{ ...fix, satellites: 9 }, second], { power: 12.6, batteryLevel: 80 }));
+    expect(r.identity).toBe(IMEI);
+    expect(r.positions).toHaveLength(2);
+    expect(r.positions[0]).toMatchObject({ deviceTime: fix.time, valid: true, lat: -33.393457, lng: -70.616413, speed: 42.5, heading: 105, altitude: 532, satellites: 9 });
+    expect(r.positions[0]!.attributes).toMatchObject({ batteryLevel: 80, power: 12.6 });
+    expect(r.positions[1]).toMatchObject({ deviceTime: second.time, lat: -33.4, speed: 0 });
+    expect(r.reply).toBeUndefined();
+  });
+
+  it('+EVT: the event fix; HDOP 0 is no fix', () => {
+    const r = decode(gl200Binary('+EVT', IMEI, [{ ...fix, valid: false }]));
+    expect(r.positions).toHaveLength(1);
+    expect(r.positions[0]).toMatchObject({ valid: false, lat: -33.393457, lng: -70.616413 });
+  });
+
+  it('a binary report cut short decodes to nothing', () => {
+    const frame = gl200Binary('+RSP', IMEI, [fix]);
+    expect(decode(frame.subarray(0, 40))).toEqual({ positions: [] });
+  });
+});
+
 describe('gl200 framer', () => {
-  const frames = [gl200Position(IMEI, fix, { power: 12.6 }), gl200Heartbeat(IMEI, fix.time, 2), gl200Alarm(IMEI, fix, 'sos', 3)];
+  const frames = [gl200Position(IMEI, fix, { power: 12.6 }), gl200Heartbeat(IMEI, fix.time, 2), gl200Binary('+EVT', IMEI, [fix]), gl200Alarm(IMEI, fix, 'sos', 3)];
   const all = Buffer.concat(frames);
-  const expected = frames.map(framed);
+  // Text frames lose their '$'; binary ones come whole.
+  const expected = frames.map((frame, i) => (i === 2 ? frame : framed(frame)));
   const feed = (chunks: Buffer[], max = 4096) => {
     const framer = gl200.createFramer(max);
     return { out: chunks.flatMap((c) => framer.push(c)), skipped: framer.skipped };
@@ -156,7 +181,7 @@ describe('gl200 framer', () => {
 
   it('skips garbage between reports and counts it; line endings are not garbage', () => {
     const junk = Buffer.from('hello', 'latin1');
-    const { out, skipped } = feed([junk, frames[0]!, Buffer.from('\r\n'), junk, frames[1]!, frames[2]!]);
+    const { out, skipped } = feed([junk, frames[0]!, Buffer.from('\r\n'), junk, ...frames.slice(1)]);
     expect(out).toEqual(expected);
     expect(skipped).toBe(10);
   });

@@ -55,3 +55,55 @@ export function gl200Heartbeat(imei: string, sent: Date, n = 1): Buffer {
 export function gl200CommandAck(imei: string, command: string, serial: string, sent: Date, n = 1): Buffer {
   return frame(`+ACK:GT${command}`, [VERSION, imei, NAME, serial], sent, n);
 }
+
+/** A binary date-time: year (2 bytes), month, day, hour, minute, second. */
+function binaryTime(t: Date): Buffer {
+  const b = Buffer.alloc(7);
+  b.writeUInt16BE(t.getUTCFullYear(), 0);
+  [t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds()].forEach((v, i) => b.writeUInt8(v, 2 + i));
+  return b;
+}
+
+/** A binary fix: HDOP, speed 0.1 km/h (3 bytes), course, altitude, longitude, latitude (1e-6°), time, cell. */
+function binaryFix(fix: DeviceFix): Buffer {
+  const b = Buffer.alloc(1 + 3 + 2 + 2 + 4 + 4);
+  b.writeUInt8(fix.valid === false ? 0 : 1, 0);
+  b.writeUIntBE(Math.round(fix.speed * 10), 1, 3);
+  b.writeUInt16BE(Math.round(fix.heading), 4);
+  b.writeInt16BE(Math.round(fix.altitude ?? 0), 6);
+  b.writeInt32BE(Math.round(fix.lng * 1e6), 8);
+  b.writeInt32BE(Math.round(fix.lat * 1e6), 12);
+  const cell = Buffer.alloc(9);
+  cell.writeUInt16BE(234, 0);
+  cell.writeUInt16BE(15, 2);
+  cell.writeUInt16BE(0x25, 4);
+  cell.writeUInt16BE(0x145a, 6);
+  return Buffer.concat([b, binaryTime(fix.time), cell]);
+}
+
+/**
+ * A binary report with the default mask: "+RSP" (type 0, fixed report, several fixes) or "+EVT"
+ * (type 1, power on, one fix), then the send time, count number and CR LF.
+ */
+export function gl200Binary(header: '+RSP' | '+EVT', imei: string, fixes: DeviceFix[], state: DeviceState = {}, n = 1): Buffer {
+  const head = Buffer.alloc(4 + 1 + 4 + 2 + 1 + 2 + 2 + 8 + 1 + 2 + 1 + 1);
+  head.write(header, 0, 'latin1');
+  head.writeUInt8(header === '+RSP' ? 0 : 1, 4);
+  head.writeUInt32BE(0xfc1fbf00, 5);
+  head.writeUInt8(0x06, 11); // device type: GV300
+  head.writeUInt16BE(0x0102, 12);
+  head.writeUInt16BE(0x0100, 14);
+  head.writeBigUInt64BE(BigInt(imei), 16);
+  head.writeUInt8(state.batteryLevel ?? 100, 24);
+  head.writeUInt16BE(Math.round((state.power ?? 0) * 1000), 25);
+  head.writeUInt8(state.ignition ? 0x22 : 0x11, 27);
+  head.writeUInt8(fixes[0]?.satellites ?? 8, 28);
+  // +RSP: index, then the number of fixes; +EVT: the number (always 1).
+  const count = header === '+RSP' ? Buffer.from([0, fixes.length]) : Buffer.from([1]);
+  const tail = Buffer.alloc(4);
+  tail.writeUInt16BE(n & 0xffff, 0);
+  tail.write('\r\n', 2, 'latin1');
+  const frame = Buffer.concat([head, count, ...fixes.map(binaryFix), binaryTime(fixes[0]?.time ?? new Date(0)), tail]);
+  frame.writeUInt16BE(frame.length, 9);
+  return frame;
+}
