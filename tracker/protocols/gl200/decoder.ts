@@ -4,11 +4,11 @@
 // "+ACK:GTHBD", is the heartbeat the server must answer with "+SACK:GTHBD,<version>,<count>$".
 // Binary reports (binary.ts) carry the same reports in fixed fields.
 import type { Telemetry } from '../../positions/telemetry.js';
-import type { DecodeResult, ProtocolState } from '../types.js';
-import { binaryLengthField } from './framer.js';
 import { emptyWhenTruncated } from '../reader.js';
+import type { DecodeResult, ProtocolState } from '../types.js';
 import { decodeBinary } from './binary.js';
 import { canAttributes } from './can.js';
+import { binaryLengthField } from './framer.js';
 import { infoAttributes } from './info.js';
 import { findLocations, parseTime } from './location.js';
 import { findNetwork } from './network.js';
@@ -22,10 +22,12 @@ const IDENTITY = /^(\d{15}|[0-9A-Fa-f]{14})$/;
 const FIRST_FIELD = 4;
 /** Reports laid out as GTFRI, whose fifth field is the external power in mV. */
 const FRI_LAYOUT = new Set(['FRI', 'RTL', 'GEO', 'DOG', 'STR', 'CTN']);
+/** A binary report cut short decodes to nothing. */
+const decodeBinaryFrame = emptyWhenTruncated(decodeBinary);
 
 export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
   if (frame.length < 2) return { positions: [] };
-  if (binaryLengthField(frame, 0)) return emptyWhenTruncated(decodeBinary)(frame, conn);
+  if (binaryLengthField(frame, 0)) return decodeBinaryFrame(frame, conn);
   // A frame handed over whole (not cut by the framer) may still carry its delimiter.
   const text = frame.toString('latin1').replace(/[$\0]$/, '');
   const f = text.split(',');
@@ -57,10 +59,14 @@ export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
   if (blocks.length) tailAttributes(f, blocks[blocks.length - 1]!.end, attributes);
   // Units without an external supply report 0 or a single digit there.
   if (FRI_LAYOUT.has(type) && /^\d{2,5}$/.test(f[4]!) && Number(f[4]) > 10) attributes.power = Number(f[4]) / 1000;
-  if (kind === 'BUFF') attributes.archive = true;
+  const archive = kind === 'BUFF';
+  if (archive) attributes.archive = true;
 
   // Several fixes in one report (GTFRI with a number > 1): the report's own values belong to the last.
-  for (const block of blocks) result.positions.push(block.position);
+  for (const block of blocks) {
+    if (archive) block.position.attributes.archive = true;
+    result.positions.push(block.position);
+  }
   const last = result.positions[result.positions.length - 1];
   if (last) {
     Object.assign(last.attributes, attributes);
