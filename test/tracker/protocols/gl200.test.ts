@@ -193,6 +193,15 @@ describe('gl200 framer', () => {
     expect(skipped).toBe(runaway.length);
   });
 
+  it('a report cut off by the next one is dropped; a + inside a report is not a new one', () => {
+    const cut = Buffer.from('+RESP:GTFRI,060102,8645', 'latin1');
+    const { out, skipped } = feed([cut, frames[0]!]);
+    expect(out).toEqual([expected[0]]);
+    expect(skipped).toBe(cut.length);
+    const info = Buffer.from(`+RESP:GTINF,060102,${IMEI},gv300,22,,21,0,1,12349,,4.15,1,1,0,0,,0,0,0,0,00,00,+0000,0,20240203040506,7D4F$`, 'latin1');
+    expect(feed([info]).out).toEqual([framed(info)]);
+  });
+
   it('binary reports are cut by their length field', () => {
     const binary = Buffer.alloc(40, 0x11);
     binary.write('+EVT', 0, 'latin1');

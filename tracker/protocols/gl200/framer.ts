@@ -7,6 +7,8 @@ import { ScanningFramer } from '../scanning-framer.js';
 const PLUS = 0x2b;
 const DOLLAR = 0x24;
 const NUL = 0x00;
+/** How a text report starts. */
+const TEXT_HEADER = /^\+(RESP|BUFF):|^\+ACK:G/;
 /** Header, version, length: a frame shorter than this cannot be told apart yet. */
 const MIN_LENGTH = 11;
 
@@ -58,12 +60,16 @@ export class Gl200Framer extends ScanningFramer {
     return this.buf.length - pos >= length ? length : 0;
   }
 
-  /** Text frames: up to and with the delimiter ('$' or NUL). */
+  /**
+   * Text frames: up to and with the delimiter ('$' or NUL). A new report header before it means the
+   * earlier report was cut off: resync there ('+' alone also appears inside reports, as in "+0000").
+   */
   private textSize(pos: number): number {
     const limit = Math.min(this.buf.length, pos + this.maxFrameBytes);
     for (let i = pos + 1; i < limit; i += 1) {
       const c = this.buf[i];
       if (c === DOLLAR || c === NUL) return i + 1 - pos;
+      if (c === PLUS && TEXT_HEADER.test(this.buf.toString('latin1', i, i + 6))) return -1;
     }
     return this.buf.length - pos >= this.maxFrameBytes ? -1 : 0;
   }
