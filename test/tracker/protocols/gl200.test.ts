@@ -100,6 +100,12 @@ describe('gl200 reports', () => {
     expect(r.positions[0]!.attributes.batteryLevel).toBe(93);
   });
 
+  it('GTERI: the fuel sensor and 1-wire temperature probes its mask announces', () => {
+    const eri = (mask: string, extra: string) => `+RESP:GTERI,270B01,${IMEI},gv300w,${mask},,10,1,1,0.0,15,28.2,-58.695253,-34.625413,20240203040506,0722,0007,1168,16B3BB,00,0.0,,,,99,210100,2,${extra},20240203040510,07C7$`;
+    expect(decode(eri('00000001', '01F4')).positions[0]!.attributes).toMatchObject({ fuel: 500, batteryLevel: 99, ignition: true });
+    expect(decode(eri('00000002', '2,28F8A149F69A3C25,1,0190,28F8A149F69A3C26,1,FFF0')).positions[0]!.attributes).toMatchObject({ temp1: 25, temp2: -1 });
+  });
+
   it('GTCAN: the values its mask announces', () => {
     const r = decode(`+RESP:GTCAN,310701,${IMEI},,10,0,000001FF,1HGCM82633A004352,1,H46358,12305.50,601,0,83,,P53.00,,20240203040506,2945$`);
     expect(r.attributes).toEqual({ vin: '1HGCM82633A004352', ignition: true, fuelUsed: 12305.5, rpm: 601, obdSpeed: 0, coolantTemp: 83, fuelLevel: 53 });

@@ -8,6 +8,7 @@ import { emptyWhenTruncated } from '../reader.js';
 import type { DecodeResult, ProtocolState } from '../types.js';
 import { decodeBinary } from './binary.js';
 import { canAttributes } from './can.js';
+import { eriAttributes } from './eri.js';
 import { binaryLengthField } from './framer.js';
 import { infoAttributes } from './info.js';
 import { findLocations, parseTime } from './location.js';
@@ -56,7 +57,8 @@ export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
   const attributes: Telemetry = type === 'CAN' ? canAttributes(f) : {};
   typeAttributes(type, f[5], attributes);
   extraAttributes(type, f, attributes);
-  if (blocks.length) tailAttributes(f, blocks[blocks.length - 1]!.end, attributes);
+  const status = blocks.length ? tailAttributes(f, blocks[blocks.length - 1]!.end, attributes) : -1;
+  if (type === 'ERI' && status > 0) eriAttributes(f, status, attributes);
   // Units without an external supply report 0 or a single digit there.
   if (FRI_LAYOUT.has(type) && /^\d{2,5}$/.test(f[4]!) && Number(f[4]) > 10) attributes.power = Number(f[4]) / 1000;
   const archive = kind === 'BUFF';

@@ -12,11 +12,13 @@ const GL5_BATTERY = 7;
 
 const percent = (v: string | undefined) => (v && /^\d{1,3}$/.test(v) && Number(v) <= 100 ? Number(v) : undefined);
 
-export function tailAttributes(f: string[], end: number, attributes: Telemetry): void {
+/** Sets the battery level and device status; returns the status word's index, or -1. */
+export function tailAttributes(f: string[], end: number, attributes: Telemetry): number {
   const status = f.findIndex((v, i) => i > end && i < f.length - 2 && /^[0-9A-Fa-f]{6}$/.test(v) && percent(f[i - 1]) !== undefined);
   const battery = status > 0 ? percent(f[status - 1]) : GL5.has(f[1]!.slice(0, 2)) ? percent(f[end + GL5_BATTERY]) : percent(f[f.length - 3]);
   if (battery !== undefined) attributes.batteryLevel = battery;
   if (status > 0) deviceStatus(parseInt(f[status]!, 16), attributes);
+  return status;
 }
 
 /** Device status: ignition state, digital inputs, digital outputs, one byte each. */
