@@ -78,6 +78,7 @@ export const PROTOCOL_PORTS = {
   meitrack: 5020,
   ruptela: 5046,
   wialon: 5039,
+  gl200: 5004,
 } as const;
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;

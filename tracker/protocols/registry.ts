@@ -1,4 +1,5 @@
 // Every protocol the tracker speaks. Adding one is a folder and a line here.
+import { gl200 } from './gl200/index.js';
 import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
 import { meitrack } from './meitrack/index.js';
@@ -10,7 +11,7 @@ import { wialon } from './wialon/index.js';
 import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports (meitrack before h02, whose detector takes any '$'). */
-export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon];
+export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon, gl200];
 
 /** The HTTP protocols, each on its own port. */
 export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];

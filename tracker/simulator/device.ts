@@ -3,6 +3,7 @@
 // drops.
 import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
+import { gl200Alarm, gl200Position } from './frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02Position } from './frames/h02.js';
 import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
@@ -13,7 +14,7 @@ import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonika
 import { wialonLogin, wialonPosition } from './frames/wialon.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -98,6 +99,9 @@ export class SimulatedDevice {
         break;
       case 'wialon':
         this.socket?.write(wialonPosition(fix, { ...state, alarm }));
+        break;
+      case 'gl200':
+        this.socket?.write(alarm ? gl200Alarm(this.imei, fix, alarm, this.serial++) : gl200Position(this.imei, fix, state, this.serial++));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });

@@ -3,6 +3,7 @@
 // Nothing may throw, every decoded position must carry finite numbers, and valid OsmAnd reports
 // in the mix must decode to their fix.
 import { describe, expect, it } from '@jest/globals';
+import { gl200 } from '../../../tracker/protocols/gl200/index.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
@@ -12,6 +13,7 @@ import { ruptela } from '../../../tracker/protocols/ruptela/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import { wialon } from '../../../tracker/protocols/wialon/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
+import { gl200Alarm, gl200Binary, gl200CommandAck, gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { meitrackAlarm, meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
@@ -94,6 +96,17 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       wialonBlackBox([fix, fix]),
       wialonMessage('done'),
       Buffer.from('#D#NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;NA;;NA;mcc:1:244,mnc:1:5,lac:1:4101,cell_id:1:30211,temp:1:-3\r\n', 'latin1'),
+    ],
+  },
+  gl200: {
+    protocol: gl200,
+    frames: [
+      gl200Position('864502031234567', fix, { power: 12.6, batteryLevel: 80 }),
+      gl200Alarm('864502031234567', fix, 'sos'),
+      gl200Heartbeat('864502031234567', fix.time),
+      gl200CommandAck('864502031234567', 'RTO', '0001', fix.time),
+      gl200Binary('+RSP', '864502031234567', [fix, fix], { power: 12.6 }),
+      gl200Binary('+EVT', '864502031234567', [fix]),
     ],
   },
 };
