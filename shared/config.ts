@@ -74,6 +74,7 @@ export const PROTOCOL_PORTS = {
   gt06: 5023,
   teltonika: 5027,
   h02: 5013,
+  jt808: 5015,
 } as const;
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;
