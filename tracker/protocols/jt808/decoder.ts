@@ -6,7 +6,8 @@ import type { Telemetry } from '../../positions/telemetry.js';
 import { emptyWhenTruncated, Reader } from '../reader.js';
 import type { DecodeResult } from '../types.js';
 import { decodeLocation } from './location.js';
-import { buildMessage, generalResponse, type Header, readHeader, terminalId } from './message.js';
+import { decodeLockLocation } from './location2.js';
+import { buildMessage, generalResponse, type Header, lockResponse, readHeader, terminalId } from './message.js';
 import { decodeTransparent } from './transparent.js';
 import { readBcdTime } from './values.js';
 
@@ -29,6 +30,8 @@ export const MSG = {
   ACCELERATION: 0x2070,
   HEARTBEAT_2: 0x0506,
   TEXT_REPORT: 0x6006,
+  LOCK_LOCATION: 0x5501,
+  LOCK_LOCATION_STORED: 0x5502,
   PHOTO: 0x8888,
 } as const;
 
@@ -90,6 +93,12 @@ function decodeBody(h: Header): Omit<DecodeResult, 'identity'> {
         return { positions: [], attributes: { batteryLevel: r.u8() }, reply: ack };
       }
       return { positions: decodeBatch(r, h.type), reply: ack };
+    case MSG.LOCK_LOCATION:
+    case MSG.LOCK_LOCATION_STORED: {
+      const position = decodeLockLocation(r, h.type === MSG.LOCK_LOCATION_STORED);
+      // The locks ask for an answer with attribute bit 15.
+      return { positions: position ? [position] : [], reply: h.attributes & 0x8000 ? lockResponse(h) : undefined };
+    }
     case MSG.TIME_REQUEST:
       return { positions: [], heartbeat: true, reply: timeResponse(h) };
     case MSG.ACCELERATION: {

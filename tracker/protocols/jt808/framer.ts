@@ -7,9 +7,13 @@ import type { Framer } from '../types.js';
 const FLAG = 0x7e;
 const ESCAPE = 0x7d;
 
+/** The padlocks' location reports (0x5501, 0x5502) number their messages with one byte. */
+export const SHORT_SERIAL = new Set([0x5501, 0x5502]);
+
 /** Header bytes before the body: message id, attributes, phone number (6, or 10 + a version byte in 2019), serial. */
-export function headerLength(attributes: number): number {
-  return attributes & 0x4000 ? 2 + 2 + 1 + 10 + 2 : 2 + 2 + 6 + 2;
+export function headerLength(type: number, attributes: number): number {
+  const serial = SHORT_SERIAL.has(type) ? 1 : 2;
+  return attributes & 0x4000 ? 2 + 2 + 1 + 10 + serial : 2 + 2 + 6 + serial;
 }
 
 /** The message with its escapes undone (a 7d followed by anything but 01/02 is kept as is). */
@@ -41,11 +45,11 @@ export function escape(message: Buffer): Buffer {
   return Buffer.from(out);
 }
 
-/** Total length a message declares (delimiters, header, body, check code), or null before the header is complete. */
+/** Total length a message declares (delimiters, header, body, check code), or null when it is shorter than a header. */
 function declaredLength(message: Buffer): number | null {
-  if (message.length < 5) return null;
+  if (message.length < 1 + 12 + 2) return null;
   const attributes = message.readUInt16BE(3);
-  return 1 + headerLength(attributes) + (attributes & 0x03ff) + 1 + 1;
+  return 1 + headerLength(message.readUInt16BE(1), attributes) + (attributes & 0x03ff) + 1 + 1;
 }
 
 class Jt808StreamFramer extends ScanningFramer {
@@ -81,7 +85,7 @@ class Jt808StreamFramer extends ScanningFramer {
 export function createJt808Framer(maxFrameBytes: number): Framer {
   const framer = new Jt808StreamFramer(maxFrameBytes);
   return {
-    push: (chunk) => framer.push(chunk).map((frame) => (frame[0] === FLAG && declaredLength(frame) !== frame.length ? unescape(frame) : frame)),
+    push: (chunk) => framer.push(chunk).map((frame) => (frame[0] === FLAG && (declaredLength(frame) ?? 0) !== frame.length ? unescape(frame) : frame)),
     get skipped() {
       return framer.skipped;
     },

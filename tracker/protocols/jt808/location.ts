@@ -5,7 +5,7 @@
 import { addAlarm, type Alarm, type CellTower, type Telemetry, type WifiAccessPoint } from '../../positions/telemetry.js';
 import type { Reader } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
-import { decodeObdRt, readBcdTime } from './values.js';
+import { decodeObdRt, readBcdTime, trimText } from './values.js';
 
 /** Alarm word bits (JT/T 808 table 24) as the common firmwares use them. */
 const ALARM_BITS: [number, Alarm][] = [
@@ -17,8 +17,8 @@ const ALARM_BITS: [number, Alarm][] = [
 
 export type Io = Record<string, number | string | boolean>;
 
-/** The fixed part, with the status word's ignition, blocked and charging flags. */
-export function readFix(r: Reader, a: Telemetry): Omit<DecodedPosition, 'attributes'> {
+/** The status word (ignition, blocked and charging flags, validity, hemispheres) and the coordinates. */
+export function readCoordinates(r: Reader, a: Telemetry): Pick<DecodedPosition, 'valid' | 'lat' | 'lng'> {
   const status = r.u32();
   a.ignition = (status & 0x01) !== 0;
   a.blocked = (status & 0x400) !== 0;
@@ -27,11 +27,17 @@ export function readFix(r: Reader, a: Telemetry): Omit<DecodedPosition, 'attribu
   let lng = r.u32() / 1e6;
   if (status & 0x04) lat = -lat; // bit 2: south
   if (status & 0x08) lng = -lng; // bit 3: west
+  return { valid: (status & 0x02) !== 0, lat, lng };
+}
+
+/** Coordinates, altitude, speed, course and time: the fixed part of a location report. */
+export function readFix(r: Reader, a: Telemetry): Omit<DecodedPosition, 'attributes'> {
+  const coordinates = readCoordinates(r, a);
   const altitude = r.i16();
   const speed = r.u16() / 10;
   const heading = r.u16() % 360;
   const deviceTime = readBcdTime(r) ?? new Date(0);
-  return { deviceTime, valid: (status & 0x02) !== 0, lat, lng, speed, heading, altitude };
+  return { deviceTime, ...coordinates, speed, heading, altitude };
 }
 
 export function decodeLocation(r: Reader): DecodedPosition {
@@ -53,6 +59,12 @@ export function decodeLocation(r: Reader): DecodedPosition {
     while (r.remaining >= 2) {
       const id = r.u8();
       const length = r.u8();
+      if (id === 0x80) {
+        // OBD data: one content byte, then OBD items to the end of the report, whatever the length says.
+        r.skip(1);
+        readExtension(r.bytes(r.remaining), a, io);
+        break;
+      }
       const end = Math.min(r.pos + length, r.end);
       const item = r.bytes(end - r.pos);
       try {
@@ -196,7 +208,7 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       a.odometer = u32(0);
       break;
     case 0xbc:
-      io.driver = text().trim();
+      io.driver = trimText(text());
       break;
     case 0xbd:
       a.driverUniqueId = text();
@@ -271,7 +283,9 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       }
       break;
     case 0xe8:
-      io.lockStatus = v.readUIntBE(0, 3);
+      // A padlock's lock state is 3 bytes; the Jimi JC cameras send a typed block here instead.
+      if (n === 3) io.lockStatus = v.readUIntBE(0, 3);
+      else readJimiBlock(v, a, io);
       break;
     case 0xea:
       if (n > 2) readExternalSensors(v, io);
@@ -280,7 +294,7 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       readEb(v, a, io, cells, wifi);
       break;
     case 0xed:
-      io.card = text().trim();
+      io.card = trimText(text());
       break;
     case 0xee:
       if (n === 6) {
@@ -322,7 +336,9 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       }
       break;
     case 0xf8:
-      a.temp2 = u16(0) / 10 - 50;
+      // 2 bytes: a second temperature; the AOVX units send working mode, IMEI and ICCID here.
+      if (n >= 19) a.iccid = v.toString('hex', 9, 19);
+      else a.temp2 = u16(0) / 10 - 50;
       break;
     case 0xf9:
       readF9(v, a);
@@ -337,6 +353,7 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       if (n === 1) a.batteryLevel = u8(0);
       else if (n === 2) a.power = u16(0) / 10;
       else if (n === 4) a.odometer = u32(0);
+      else if (u8(0) === 0x7c) readDrivingAlarms(v, a);
       break;
     default:
       break;
@@ -481,4 +498,100 @@ function readF9(v: Buffer, a: Telemetry): void {
   if (mask & 0x08) at += 6;
   if (mask & 0x20) at += 8;
   if (mask & 0x40) a.temp3 = v.readInt16BE(at) / 10;
+}
+
+/** 0xFE marked 7c: typed sub-items, of which 01 is a word of driving-behaviour alarms. */
+function readDrivingAlarms(v: Buffer, a: Telemetry): void {
+  const kinds: Alarm[] = ['hardAcceleration', 'hardBraking', 'hardCornering', 'accident', 'tampering'];
+  for (let at = 1; at + 2 <= v.length; ) {
+    const type = v[at]!;
+    const length = v[at + 1]!;
+    at += 2;
+    if (type === 0x01 && at + 4 <= v.length) {
+      const alarms = v.readUInt32BE(at);
+      kinds.forEach((kind, bit) => alarms & (1 << bit) && addAlarm(a, kind));
+    }
+    at += length;
+  }
+}
+
+/** 0x80: an OBD block of its own items (id, length, value). */
+function readExtension(v: Buffer, a: Telemetry, io: Io): void {
+  for (let at = 0; at + 2 <= v.length; ) {
+    const type = v[at]!;
+    const length = v[at + 1]!;
+    const s = at + 2;
+    at = s + length;
+    if (at > v.length) break;
+    switch (type) {
+      case 0x01: a.odometer = v.readUInt32BE(s) * 100; break;
+      case 0x02: a.fuel = v.readUInt16BE(s) / 10; break;
+      case 0x03: a.obdSpeed = v.readUInt16BE(s) / 10; break;
+      case 0x56: a.batteryLevel = v[s + 1]!; break;
+      case 0x61: a.power = v.readUInt16BE(s) / 100; break;
+      case 0x69: a.battery = v.readUInt16BE(s) / 100; break;
+      case 0x80: a.obdSpeed = v[s]!; break;
+      case 0x81: a.rpm = v.readUInt16BE(s); break;
+      case 0x82: a.power = v.readUInt16BE(s) / 10; break;
+      case 0x83: a.engineLoad = v[s]!; break;
+      case 0x84: a.coolantTemp = v[s]! - 40; break;
+      case 0x85: io.fuelConsumption = v.readUInt16BE(s); break;
+      case 0x86: io.intakeTemp = v[s]! - 40; break;
+      case 0x87: io.intakeFlow = v.readUInt16BE(s); break;
+      case 0x88: io.intakePressure = v[s]!; break;
+      case 0x89: a.throttle = v[s]!; break;
+      case 0x8b: a.vin = v.toString('latin1', s, s + 17); break;
+      case 0x8c: io.obdOdometer = v.readUInt32BE(s) * 100; break;
+      case 0x8d: a.tripOdometer = v.readUInt16BE(s) * 1000; break;
+      case 0x8e: a.fuel = v[s]!; break;
+      case 0xa0: io.dtcs = v.toString('latin1', s, at).replace(/,/g, ' '); break;
+      case 0xcc: a.iccid = v.toString('latin1', s, s + 20); break;
+      default: break;
+    }
+  }
+}
+
+/** Event codes of the Jimi JC block (0xE8) that are alarms. */
+const JIMI_ALARMS: Record<number, Alarm> = {
+  0x0001: 'fault', 0x0400: 'hardAcceleration', 0x0412: 'hardAcceleration', 0x0401: 'hardBraking', 0x0413: 'hardBraking',
+  0x0402: 'hardCornering', 0x0414: 'hardCornering', 0x0403: 'overspeed', 0x0405: 'accident', 0x0416: 'accident',
+  0x0417: 'accident', 0x0406: 'vibration', 0x0407: 'tow', 0x0408: 'geofenceEnter', 0x0409: 'geofenceExit',
+  0x040c: 'door', 0x0415: 'laneChange', 0x0c01: 'sos', 0x0c02: 'lowPower', 0x0c05: 'general', 0x0c0e: 'powerCut',
+  0x0c0f: 'lowBattery', 0x0c10: 'powerOff', 0x0c12: 'tampering',
+};
+
+/** 0xE8 of the Jimi JC cameras: a 2-byte type, then upload mode, power state, a status list or an event. */
+function readJimiBlock(v: Buffer, a: Telemetry, io: Io): void {
+  const type = v.readUInt16BE(0);
+  if (type === 0x2002) {
+    io.uploadMode = v[3]!;
+    io.buffered = v[4] === 1;
+  } else if (type === 0x2003) {
+    a.charge = v[3] === 1;
+    const level = v[4]!;
+    if (level >= 1 && level <= 6) a.batteryLevel = Math.trunc((level * 100) / 6);
+    a.battery = v.readUInt16BE(5) / 100;
+    a.rssi = v[7]!;
+    a.power = v.readUInt16BE(8) / 100;
+  } else if (type === 0x2005) {
+    for (let at = 3; at + 3 <= v.length; ) {
+      const id = v.readUInt16BE(at);
+      const length = v[at + 2]!;
+      const s = at + 3;
+      at = s + length;
+      if (at > v.length) break;
+      if (id === 0x0001) a.battery = v.readUInt16BE(s) / 100;
+      else if (id === 0x0002) io.dataUsage = v.readUInt32BE(s);
+      else if (id === 0x0003) a.batteryLevel = v[s]!;
+      else if (id === 0x0004) a.charge = v[s] === 0;
+      else if (id === 0x0005) a.iccid = v.toString('hex', s, s + 10).slice(0, 19);
+      else if (id === 0x0007) a.hdop = v.readUInt16BE(s) / 10;
+      else if (id === 0x2001) a.power = v.readUInt16BE(s) / 10;
+    }
+  } else if (type === 0x0c03 || type === 0x0c04) {
+    a.ignition = type === 0x0c03;
+  } else {
+    const alarm = JIMI_ALARMS[type];
+    if (alarm) addAlarm(a, alarm);
+  }
 }

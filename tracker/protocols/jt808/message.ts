@@ -3,7 +3,7 @@
 // header (a version byte and a 10-byte number instead of 6). The check code is the XOR of every byte
 // from the message id to the end of the body.
 import { Reader } from '../reader.js';
-import { escape, headerLength } from './framer.js';
+import { escape, headerLength, SHORT_SERIAL } from './framer.js';
 
 export interface Header {
   type: number;
@@ -30,10 +30,10 @@ export function readHeader(frame: Buffer): Header | null {
   const r = new Reader(frame, 1, frame.length - 2);
   const type = r.u16();
   const attributes = r.u16();
-  if (frame.length < 1 + headerLength(attributes) + 2) return null;
+  if (frame.length < 1 + headerLength(type, attributes) + 2) return null;
   const version = attributes & 0x4000 ? r.u8() : undefined;
   const terminal = r.bytes(version === undefined ? 6 : 10);
-  const serial = r.u16();
+  const serial = SHORT_SERIAL.has(type) ? r.u8() : r.u16();
   const badChecksum = xor(frame, 1, frame.length - 2) !== frame[frame.length - 2];
   return { type, attributes, version, terminal, serial, r, badChecksum };
 }
@@ -64,12 +64,11 @@ function luhn(value: number): number {
 }
 
 /** A message to the terminal, escaped and ready to send. */
-export function buildMessage(type: number, terminal: Buffer, serial: number, body: Buffer, version?: number): Buffer {
+export function buildMessage(type: number, terminal: Buffer, serial: number, body: Buffer, version?: number, shortSerial = false): Buffer {
   const head = Buffer.alloc(4);
   head.writeUInt16BE(type, 0);
   head.writeUInt16BE((body.length & 0x03ff) | (version !== undefined ? 0x4000 : 0), 2);
-  const serialBytes = Buffer.alloc(2);
-  serialBytes.writeUInt16BE(serial & 0xffff, 0);
+  const serialBytes = shortSerial ? Buffer.from([serial & 0xff]) : Buffer.from([(serial >> 8) & 0xff, serial & 0xff]);
   const versionBytes = version !== undefined ? Buffer.from([version]) : Buffer.alloc(0);
   const message = Buffer.concat([Buffer.from([0x7e]), head, versionBytes, terminal, serialBytes, body, Buffer.from([0, 0x7e])]);
   message[message.length - 2] = xor(message, 1, message.length - 2);
@@ -82,4 +81,9 @@ export function generalResponse(h: Header): Buffer {
   body.writeUInt16BE(h.serial, 0);
   body.writeUInt16BE(h.type, 2);
   return buildMessage(0x8001, h.terminal, 0, body, h.version);
+}
+
+/** 0x4401: the locks' answer (message id, result 0), asked for by attribute bit 15. */
+export function lockResponse(h: Header): Buffer {
+  return buildMessage(0x4401, h.terminal, 1, Buffer.from([h.type >> 8, h.type & 0xff, 0]), h.version, true);
 }

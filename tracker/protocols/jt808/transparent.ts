@@ -5,8 +5,8 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import type { Reader } from '../reader.js';
 import type { DecodedPosition, DecodeResult } from '../types.js';
-import { type Io, readFix } from './location.js';
-import { decodeObdRt, readBcdTime } from './values.js';
+import { type Io, readCoordinates, readFix } from './location.js';
+import { decodeObdRt, readBcdTime, trimText } from './values.js';
 
 type Found = Pick<DecodeResult, 'positions' | 'attributes'>;
 
@@ -45,14 +45,14 @@ export function decodeTransparent(r: Reader): Found {
   };
   switch (type) {
     case 0x40: {
-      const line = r.bytes(r.remaining).toString('latin1').trim();
+      const line = trimText(r.bytes(r.remaining).toString('latin1'));
       const gtsl = line.startsWith('GTSL') ? line.split('|')[4] : undefined;
       if (gtsl) a.driverUniqueId = gtsl.slice(0, 256);
       else if (line) io.data = line.slice(0, 4096);
       return done(null);
     }
     case 0x41:
-      decodeObdRt(r.bytes(r.remaining).toString('latin1').trim(), a, io);
+      decodeObdRt(trimText(r.bytes(r.remaining).toString('latin1')), a, io);
       return done(null);
     case 0xf0:
       return done(readObdBox(r, a, io));
@@ -104,7 +104,7 @@ function readObdBox(r: Reader, a: Telemetry, io: Io): DecodedPosition | null {
       const count = r.u16();
       for (let j = 0; j < count; j++) {
         r.skip(8); // code and status
-        codes.push(r.bytes(r.u16()).toString('latin1').trim());
+        codes.push(trimText(r.bytes(r.u16()).toString('latin1')));
       }
     }
     io.dtcs = codes.join(' ').slice(0, 4096);
@@ -118,8 +118,8 @@ function readObdBox(r: Reader, a: Telemetry, io: Io): DecodedPosition | null {
   } else {
     return null;
   }
-  const fix = readFix(r, a);
-  return time ? { ...fix, deviceTime: time, attributes: a } : null;
+  const fix = readCoordinates(r, a);
+  return time ? { ...fix, deviceTime: time, speed: 0, heading: 0, attributes: a } : null;
 }
 
 function readTags(r: Reader, io: Io): void {

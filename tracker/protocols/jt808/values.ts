@@ -3,6 +3,11 @@ import type { Telemetry } from '../../positions/telemetry.js';
 import { type Reader, utcDate } from '../reader.js';
 import type { Io } from './location.js';
 
+/** Text without the control characters and spaces padding it (as Java's trim()). */
+export function trimText(text: string): string {
+  return text.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
+}
+
 /** The units' clock runs on Beijing time: BCD yy MM dd HH mm ss at UTC+8 (as Traccar reads it by default). */
 const UTC_OFFSET_MS = 8 * 3600_000;
 
