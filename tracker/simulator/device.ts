@@ -5,11 +5,12 @@ import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02Position } from './frames/h02.js';
+import { jt808Auth, jt808Position, jt808Register } from './frames/jt808.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'jt808';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -52,6 +53,7 @@ export class SimulatedDevice {
     socket.on('data', (data) => this.onData(data));
     if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
     if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
+    if (this.protocol === 'jt808') socket.write(Buffer.concat([jt808Register(this.imei, this.serial++), jt808Auth(this.imei, this.imei, this.serial++)]));
   }
 
   close(): void {
@@ -80,6 +82,9 @@ export class SimulatedDevice {
         break;
       case 'h02':
         this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
+        break;
+      case 'jt808':
+        this.socket?.write(jt808Position(this.imei, fix, { ...state, alarm }, this.serial++));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });

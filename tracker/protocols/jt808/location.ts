@@ -15,6 +15,9 @@ const ALARM_BITS: [number, Alarm][] = [
   [28, 'movement'], [29, 'accident'], [30, 'accident'],
 ];
 
+/** What Buffer reads throw past the end of an item. */
+const OUT_OF_BOUNDS = new Set(['ERR_OUT_OF_RANGE', 'ERR_BUFFER_OUT_OF_BOUNDS']);
+
 export type Io = Record<string, number | string | boolean>;
 
 /** The status word (ignition, blocked and charging flags, validity, hemispheres) and the coordinates. */
@@ -71,7 +74,7 @@ export function decodeLocation(r: Reader): DecodedPosition {
         readItem(id, item, position, io, cells, wifi);
       } catch (err) {
         // An item shorter than its id's layout is skipped; the rest of the report stands.
-        if (!(err instanceof RangeError)) throw err;
+        if (!OUT_OF_BOUNDS.has((err as { code?: string }).code ?? '')) throw err;
       }
     }
     if (cells.length > 0 || wifi.length > 0) {
