@@ -5,11 +5,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
+import { jt808 } from '../../../tracker/protocols/jt808/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
+import { jt808Auth, jt808CommandAnswer, jt808Heartbeat, jt808Position, jt808Register } from '../../../tracker/simulator/frames/jt808.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
 import { prng } from './helpers.js';
@@ -46,6 +48,17 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       h02CommandReply('7712340001', 'S20', ['DONE'], fix),
       h02Binary('7712340001', fix),
       Buffer.from('*hq,864502031234567,VP1,A,3351.1200,S,15112.5600,E,1.20,90.0000,150224#', 'latin1'),
+    ],
+  },
+  jt808: {
+    protocol: jt808,
+    frames: [
+      jt808Register('864507033191520'),
+      jt808Auth('864507033191520', '864507033191520'),
+      jt808Heartbeat('864507033191520'),
+      jt808Position('864507033191520', fix, { ignition: true, fuelLevel: 30, alarm: 'sos' }),
+      jt808CommandAnswer('864507033191520', 5, 0x8105),
+      Buffer.from('(864507033191520,1,001,ELOCK,3,OK)', 'latin1'),
     ],
   },
 };
