@@ -5,7 +5,7 @@
 import { addAlarm, type Alarm, type CellTower, type Telemetry, type WifiAccessPoint } from '../../positions/telemetry.js';
 import type { Reader } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
-import { decodeObdRt, readBcdTime, trimText } from './values.js';
+import { decodeObdRt, type Io, readBcdTime, trimText } from './values.js';
 
 /** Alarm word bits (JT/T 808 table 24) as the common firmwares use them. */
 const ALARM_BITS: [number, Alarm][] = [
@@ -17,8 +17,6 @@ const ALARM_BITS: [number, Alarm][] = [
 
 /** What Buffer reads throw past the end of an item. */
 const OUT_OF_BOUNDS = new Set(['ERR_OUT_OF_RANGE', 'ERR_BUFFER_OUT_OF_BOUNDS']);
-
-export type Io = Record<string, number | string | boolean>;
 
 /** The status word (ignition, blocked and charging flags, validity, hemispheres) and the coordinates. */
 export function readCoordinates(r: Reader, a: Telemetry): Pick<DecodedPosition, 'valid' | 'lat' | 'lng'> {

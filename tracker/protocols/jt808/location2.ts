@@ -5,7 +5,7 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import { type Reader, utcDate } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
-import type { Io } from './location.js';
+import type { Io } from './values.js';
 
 /** Alarm word bits of product 3 (products 1 and 2 only use bit 0, low power). */
 const PRODUCT3_ALARMS: [number, Alarm][] = [[0, 'overspeed'], [1, 'lowPower'], [2, 'vibration'], [3, 'lowBattery'], [5, 'geofenceEnter'], [6, 'geofenceExit']];

@@ -5,8 +5,8 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import type { Reader } from '../reader.js';
 import type { DecodedPosition, DecodeResult } from '../types.js';
-import { type Io, readCoordinates, readFix } from './location.js';
-import { decodeObdRt, readBcdTime, trimText } from './values.js';
+import { readCoordinates, readFix } from './location.js';
+import { decodeObdRt, type Io, readBcdTime, trimText } from './values.js';
 
 type Found = Pick<DecodeResult, 'positions' | 'attributes'>;
 

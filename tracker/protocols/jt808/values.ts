@@ -1,7 +1,9 @@
 // Value formats several JT/T 808 messages share.
 import type { Telemetry } from '../../positions/telemetry.js';
 import { type Reader, utcDate } from '../reader.js';
-import type { Io } from './location.js';
+
+/** Manufacturer values kept under `io` by Traccar's names. */
+export type Io = Record<string, number | string | boolean>;
 
 /** Text without the control characters and spaces padding it (as Java's trim()). */
 export function trimText(text: string): string {
