@@ -2,6 +2,7 @@
 // location reports with their additional items in our units, batches, text answers and command
 // replies. Frames are built from the JT/T 808-2019 layout by the simulator's builders or by hand.
 import { describe, expect, it } from '@jest/globals';
+import { escape } from '../../../tracker/protocols/jt808/framer.js';
 import { jt808 } from '../../../tracker/protocols/jt808/index.js';
 import { buildMessage } from '../../../tracker/protocols/jt808/message.js';
 import { encodeCommand } from '../../../tracker/protocols/registry.js';
@@ -50,6 +51,17 @@ describe('JT/T 808 framing', () => {
     expect(framer.skipped).toBe(2);
   });
 
+  it('takes a message a unit sent without escaping whole when its header declares the 7e inside it', () => {
+    // 0x0002 with a 3-byte body 7e 01 02: cut at the inner 7e it would be too short for its header.
+    const raw = hex('7e 0002 0003 013912345678 0001 7e0102 00 7e');
+    let x = 0;
+    for (const b of raw.subarray(1, -2)) x ^= b;
+    raw[raw.length - 2] = x;
+    const framer = jt808.createFramer(4096);
+    expect(framer.push(Buffer.concat([raw, jt808Heartbeat(IMEI)]))).toEqual([raw, jt808Heartbeat(IMEI)]);
+    expect(framer.skipped).toBe(0);
+  });
+
   it('never buffers past the size cap', () => {
     const framer = jt808.createFramer(64);
     expect(framer.push(Buffer.concat([hex('7e'), Buffer.alloc(200, 0x41)]))).toEqual([]);
@@ -88,6 +100,24 @@ describe('JT/T 808 answers', () => {
     const r = decode(jt808Register(IMEI, 5));
     expect(r.identity).toBe(IMEI);
     expect(r.reply!.subarray(0, 6)).toEqual(hex('7e 8100 4012 01'));
+  });
+
+  it('counts a wrong check code and still decodes the message', () => {
+    const frame = msg2013(0x0200, locationBody(0, 2));
+    frame[frame.length - 2] = frame[frame.length - 2]! ^ 0xff;
+    const r = jt808.decode(frame, protocolState());
+    expect(r.badChecksum).toBe(true);
+    expect(r.positions).toHaveLength(1);
+  });
+
+  it('acknowledges each packet of a split message (attribute bit 13) without reading its body', () => {
+    const packet = hex('7e 0200 2002 013912345678 0005 0002 0001 ffff 00 7e');
+    let x = 0;
+    for (const b of packet.subarray(1, -2)) x ^= b;
+    packet[packet.length - 2] = x;
+    const r = decode(packet);
+    expect(r.positions).toEqual([]);
+    expect(r.reply).toEqual(buildMessage(0x8001, PHONE, 0, hex('0005 0200 00')));
   });
 
   it('reads a number that is not BCD as an IMEI prefix and completes it with its Luhn digit', () => {
@@ -146,6 +176,31 @@ describe('JT/T 808 location reports', () => {
     expect(r.positions).toHaveLength(2);
     expect(r.positions.every((p) => p.attributes.archive === true && p.satellites === 5)).toBe(true);
     expect(r.reply).toEqual(buildMessage(0x8001, PHONE, 0, hex('0007 0704 00')));
+  });
+});
+
+describe('JT/T 808 e-lock reports', () => {
+  it('0x5501: BCD fix in ddmm.mmmm, one-byte serial, lock items; answered 0x4401 when bit 15 asks', () => {
+    // 06/05/21 17:59:40 UTC, 2234.8474 N, 11355.0560 E (flags 7: valid, north, east), 5 km/h, 304°.
+    const body = hex(`
+      060521 175940 22348474 1135505607 05 98
+      1e 04 00000002 37 0ac30c0c 2866 03 0020 0008
+      02 02 0064 0b 02 01 65 0c 06 ff98 ffa8 007e
+    `);
+    const head = Buffer.concat([hex('7e 5501'), Buffer.from([0x80 | (body.length >> 8), body.length & 0xff]), PHONE, hex('2a')]);
+    const frame = Buffer.concat([head, body, hex('00 7e')]);
+    let x = 0;
+    for (const b of frame.subarray(1, -2)) x ^= b;
+    frame[frame.length - 2] = x;
+    const r = decode(escape(frame)); // the tilt's 7e travels escaped
+    const p = r.positions[0]!;
+    expect(p).toMatchObject({ valid: true, speed: 5, heading: 304, satellites: 4, altitude: 100 });
+    expect(p.deviceTime.toISOString()).toBe('2021-05-06T17:59:40.000Z');
+    expect(p.lat).toBeCloseTo(22 + 34.8474 / 60, 6);
+    expect(p.lng).toBeCloseTo(113 + 55.056 / 60, 6);
+    expect(p.attributes).toMatchObject({ rssi: 30, odometer: 2000, batteryLevel: 55, blocked: true, alarm: 'lowBattery' });
+    expect(p.attributes.io).toMatchObject({ lockCommand: 1, unlockResult: 0x65, tilt: '[-104,-88,126]' });
+    expect(r.reply).toEqual(buildMessage(0x4401, PHONE, 1, hex('5501 00'), undefined, true));
   });
 });
 

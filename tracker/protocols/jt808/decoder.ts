@@ -67,6 +67,9 @@ function decodeBinary(frame: Buffer): DecodeResult {
 function decodeBody(h: Header): Omit<DecodeResult, 'identity'> {
   const { r } = h;
   const ack = generalResponse(h);
+  // Packets of a split message (multimedia uploads, long batches) are acknowledged one by one, as
+  // the standard asks; they are not reassembled, so nothing in them is read.
+  if (h.split) return { positions: [], heartbeat: true, reply: ack };
   switch (h.type) {
     case MSG.REGISTER: {
       // The auth code the terminal keeps and sends back in 0x0102: its own id.

@@ -10,10 +10,14 @@ const ESCAPE = 0x7d;
 /** The padlocks' location reports (0x5501, 0x5502) number their messages with one byte. */
 export const SHORT_SERIAL = new Set([0x5501, 0x5502]);
 
-/** Header bytes before the body: message id, attributes, phone number (6, or 10 + a version byte in 2019), serial. */
+/**
+ * Header bytes before the body: message id, attributes, phone number (6, or 10 + a version byte in
+ * 2019), serial, and for a message split in packets (attribute bit 13) the packet count and index.
+ */
 export function headerLength(type: number, attributes: number): number {
   const serial = SHORT_SERIAL.has(type) ? 1 : 2;
-  return attributes & 0x4000 ? 2 + 2 + 1 + 10 + serial : 2 + 2 + 6 + serial;
+  const packets = attributes & 0x2000 ? 4 : 0;
+  return (attributes & 0x4000 ? 2 + 2 + 1 + 10 : 2 + 2 + 6) + serial + packets;
 }
 
 /** The message with its escapes undone (a 7d followed by anything but 01/02 is kept as is). */
@@ -45,11 +49,12 @@ export function escape(message: Buffer): Buffer {
   return Buffer.from(out);
 }
 
-/** Total length a message declares (delimiters, header, body, check code), or null when it is shorter than a header. */
+/** Total length a message declares (delimiters, header, body, check code), or null when it is shorter than its header. */
 function declaredLength(message: Buffer): number | null {
-  if (message.length < 1 + 12 + 2) return null;
+  if (message.length < 5) return null;
   const attributes = message.readUInt16BE(3);
-  return 1 + headerLength(message.readUInt16BE(1), attributes) + (attributes & 0x03ff) + 1 + 1;
+  const header = 1 + headerLength(message.readUInt16BE(1), attributes);
+  return message.length < header ? null : header + (attributes & 0x03ff) + 1 + 1;
 }
 
 class Jt808StreamFramer extends ScanningFramer {

@@ -13,6 +13,8 @@ export interface Header {
   /** The phone number as sent (6 or 10 bytes), echoed in every answer. */
   terminal: Buffer;
   serial: number;
+  /** A packet of a message split in several (attribute bit 13). */
+  split: boolean;
   /** The body, bounded by the frame (a declared length past it is not trusted). */
   r: Reader;
   badChecksum: boolean;
@@ -34,8 +36,9 @@ export function readHeader(frame: Buffer): Header | null {
   const version = attributes & 0x4000 ? r.u8() : undefined;
   const terminal = r.bytes(version === undefined ? 6 : 10);
   const serial = SHORT_SERIAL.has(type) ? r.u8() : r.u16();
+  if (attributes & 0x2000) r.skip(4); // packet count and index of a split message
   const badChecksum = xor(frame, 1, frame.length - 2) !== frame[frame.length - 2];
-  return { type, attributes, version, terminal, serial, r, badChecksum };
+  return { type, attributes, version, terminal, serial, split: (attributes & 0x2000) !== 0, r, badChecksum };
 }
 
 /**
