@@ -8,9 +8,9 @@ export const jt808: Protocol = {
   name: 'jt808',
   transport: 'tcp',
   commands: { custom: encodeCustom },
-  // 7e then a message id whose high byte is an uplink id's (0x00…0x0f, 0x2x, 0x55, 0x60): GT06 starts
+  // 7e then a message id whose high byte is an uplink id's (0x00…0x13, 0x20, 0x55, 0x60): GT06 starts
   // 78/79, Teltonika 00 00, H02 * or $, so none of theirs begins with 7e.
-  detect: (first) => first.length >= 2 && first[0] === 0x7e && (first[1]! <= 0x0f || first[1] === 0x20 || first[1] === 0x55 || first[1] === 0x60),
+  detect: (first) => first.length >= 2 && first[0] === 0x7e && (first[1]! <= 0x13 || first[1] === 0x20 || first[1] === 0x55 || first[1] === 0x60),
   createFramer: createJt808Framer,
   decode: decodeJt808,
   // JT/T 808 refuses in its answer to the registration (0x8100 result 1..4) but an unknown terminal
