@@ -79,6 +79,7 @@ export const PROTOCOL_PORTS = {
   ruptela: 5046,
   wialon: 5039,
   gl200: 5004,
+  jt808: 5015,
 } as const;
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;

@@ -3,6 +3,7 @@ import { gl200 } from './gl200/index.js';
 import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
 import { meitrack } from './meitrack/index.js';
+import { jt808 } from './jt808/index.js';
 import { osmand } from './osmand/index.js';
 import { suntech } from './suntech/index.js';
 import { ruptela } from './ruptela/index.js';
@@ -11,7 +12,7 @@ import { wialon } from './wialon/index.js';
 import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports (meitrack before h02, whose detector takes any '$'). */
-export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon, gl200];
+export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon, gl200, jt808];
 
 /** The HTTP protocols, each on its own port. */
 export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];

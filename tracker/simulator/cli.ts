@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Scenario, SimProtocol } from './device.js';
 import { startFleet } from './fleet.js';
 
-const PROTOCOLS: SimProtocol[] = ['gt06', 'teltonika', 'h02', 'osmand'];
+const PROTOCOLS: SimProtocol[] = ['gt06', 'teltonika', 'h02', 'osmand', 'jt808'];
 const SCENARIOS: Scenario[] = ['sos', 'speeding', 'fuel-drop'];
 const USAGE = `usage: simulate [--devices N] [--protocol gt06|teltonika|h02|osmand|mixed] [--imei-start DIGITS | --imeis A,B,…]
                 [--interval SECONDS] [--scenario sos|speeding|fuel-drop] [--duration SECONDS]

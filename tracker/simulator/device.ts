@@ -7,6 +7,7 @@ import { gl200Alarm, gl200Position } from './frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02Position } from './frames/h02.js';
 import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
+import { jt808Auth, jt808Position, jt808Register } from './frames/jt808.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { suntechAlarm, suntechPosition } from './frames/suntech.js';
 import { ruptelaIdentification, ruptelaPosition } from './frames/ruptela.js';
@@ -14,7 +15,7 @@ import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonika
 import { wialonLogin, wialonPosition } from './frames/wialon.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200' | 'jt808';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -59,6 +60,7 @@ export class SimulatedDevice {
     if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
     if (this.protocol === 'ruptela') socket.write(ruptelaIdentification(this.imei));
     if (this.protocol === 'wialon') socket.write(wialonLogin(this.imei));
+    if (this.protocol === 'jt808') socket.write(Buffer.concat([jt808Register(this.imei, this.serial++), jt808Auth(this.imei, this.imei, this.serial++)]));
   }
 
   close(): void {
@@ -102,6 +104,9 @@ export class SimulatedDevice {
         break;
       case 'gl200':
         this.socket?.write(alarm ? gl200Alarm(this.imei, fix, alarm, this.serial++) : gl200Position(this.imei, fix, state, this.serial++));
+        break;
+      case 'jt808':
+        this.socket?.write(jt808Position(this.imei, fix, { ...state, alarm }, this.serial++));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });

@@ -7,6 +7,7 @@ import { gl200 } from '../../../tracker/protocols/gl200/index.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
+import { jt808 } from '../../../tracker/protocols/jt808/index.js';
 import { osmand } from '../../../tracker/protocols/osmand/index.js';
 import { suntech } from '../../../tracker/protocols/suntech/index.js';
 import { ruptela } from '../../../tracker/protocols/ruptela/index.js';
@@ -17,6 +18,7 @@ import { gl200Alarm, gl200Binary, gl200CommandAck, gl200Heartbeat, gl200Position
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { meitrackAlarm, meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
+import { jt808Auth, jt808CommandAnswer, jt808Heartbeat, jt808Position, jt808Register } from '../../../tracker/simulator/frames/jt808.js';
 import { osmandJson, osmandQuery } from '../../../tracker/simulator/frames/osmand.js';
 import { suntechAlarm, suntechCommandReply, suntechHeartbeat, suntechPosition } from '../../../tracker/simulator/frames/suntech.js';
 import { ruptelaCommandReply, ruptelaHeartbeat, ruptelaIdentification, ruptelaPosition, ruptelaRecord, ruptelaRecords } from '../../../tracker/simulator/frames/ruptela.js';
@@ -107,6 +109,17 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       gl200CommandAck('864502031234567', 'RTO', '0001', fix.time),
       gl200Binary('+RSP', '864502031234567', [fix, fix], { power: 12.6 }),
       gl200Binary('+EVT', '864502031234567', [fix]),
+    ],
+  },
+  jt808: {
+    protocol: jt808,
+    frames: [
+      jt808Register('864507033191520'),
+      jt808Auth('864507033191520', '864507033191520'),
+      jt808Heartbeat('864507033191520'),
+      jt808Position('864507033191520', fix, { ignition: true, fuelLevel: 30, alarm: 'sos' }),
+      jt808CommandAnswer('864507033191520', 5, 0x8105),
+      Buffer.from('(864507033191520,1,001,ELOCK,3,OK)', 'latin1'),
     ],
   },
 };

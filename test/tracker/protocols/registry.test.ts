@@ -7,6 +7,7 @@ import { PROTOCOLS } from '../../../tracker/protocols/registry.js';
 import { gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
 import { gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02Position } from '../../../tracker/simulator/frames/h02.js';
+import { jt808Register } from '../../../tracker/simulator/frames/jt808.js';
 import { meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
 import { ruptelaIdentification, ruptelaPosition } from '../../../tracker/simulator/frames/ruptela.js';
 import { suntechHeartbeat, suntechPosition } from '../../../tracker/simulator/frames/suntech.js';
@@ -38,6 +39,7 @@ const FIRST_FRAMES: Record<string, Buffer[]> = {
   meitrack: [meitrackPosition('861234567890123', fix), meitrackHeartbeat('861234567890123')],
   ruptela: [ruptelaIdentification('356307042441013'), ruptelaPosition('356307042441021', fix)],
   wialon: [wialonLogin('861230043209218'), wialonLogin('4405', 'NA', '1.1'), wialonShortPosition(fix, '1.1')],
+  jt808: [jt808Register('864507033191520')],
   gl200: [gl200Position('864502031234567', fix), gl200Heartbeat('864502031234567', fix.time), Buffer.from('+EVT\x0c\x00\xfc\x1f', 'latin1')],
 };
 
