@@ -1,5 +1,5 @@
 // Devices: the account's list with status, last position and last update; adding a device by its
-// identifier; a device's page with its details, the edit form and its OsmAnd report key.
+// identifier; a device's page with its details, the edit form, its OsmAnd report key and its recent commands.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
@@ -13,6 +13,7 @@ import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
+import { commandsPanel } from './device-commands.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 
 const NewDevice = z.object({ imei, name: deviceName, plate: plate.default('') });
@@ -100,7 +101,7 @@ function reportKeyPanel(session: SignInSession, device: Device, keySet: boolean)
 </section>`;
 }
 
-function devicePage(session: SignInSession, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null, keySet: boolean): string {
+function devicePage(session: SignInSession, device: Device, sections: ShownSection[], values: Record<string, string>, errors: FormErrors, message: Html | null, keySet: boolean, commands: Html): string {
   return page(
     { title: device.name, session, section: 'devices', notice: message, before: html`<p class="back"><a href="${BASE}/devices">← All devices</a></p>` },
     html`<dl class="facts">
@@ -122,7 +123,8 @@ function devicePage(session: SignInSession, device: Device, sections: ShownSecti
     <button type="submit" class="button">Save changes</button>
   </form>
 </section>
-${reportKeyPanel(session, device, keySet)}`,
+${reportKeyPanel(session, device, keySet)}
+${commands}`,
   );
 }
 
@@ -157,7 +159,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const saved = { '1': 'Changes saved.', 'key-removed': 'Report key removed: OsmAnd reports for this unit are accepted without one.' }[String(req.query.saved)];
     const message = saved ? notice('success', saved) : null;
     const keySet = (await reportKeyHash(ctx.db, device.id)) !== null;
-    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, keySet));
+    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, keySet, await commandsPanel(ctx.db, device)));
   });
 
   router.post('/devices/:id', async (req, res) => {
@@ -167,7 +169,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const errors: FormErrors = Object.assign({}, ...results.map((r) => (r.ok ? {} : errorsOf(r.error))));
     if (Object.keys(errors).length > 0) {
       const keySet = (await reportKeyHash(ctx.db, device.id)) !== null;
-      return res.status(400).send(devicePage(sessionOf(res), device, await shownSections(ctx, device), values, errors, null, keySet));
+      return res.status(400).send(devicePage(sessionOf(res), device, await shownSections(ctx, device), values, errors, null, keySet, await commandsPanel(ctx.db, device)));
     }
     await ctx.db.transaction(async (tx) => {
       for (const r of results) if (r.ok) await r.save(tx, device);
@@ -189,7 +191,7 @@ export function devicesPages(ctx: TrackerContext): Router {
       [{ id: 'new-report-key', label: 'Report key', copy: 'Copy key', value: key }],
       html`Enter it in the phone app as the <code>key</code> parameter of the server address (for example <code>?key=…</code>); from now on reports without it are not accepted.`,
     );
-    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, true));
+    res.send(devicePage(sessionOf(res), device, await shownSections(ctx, device), await currentValues(ctx, device), {}, message, true, await commandsPanel(ctx.db, device)));
   });
 
   return router;
