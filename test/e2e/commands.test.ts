@@ -119,6 +119,11 @@ describe('round trips through simulated units that answer', () => {
     d.send(gt06CommandReply('Reset OK', firstFrame.readUInt32BE(5), 3));
     expect(await settled(id, second)).toMatchObject({ reply: 'Restore fuel supply: Success!' });
     expect(await settled(id, first)).toMatchObject({ reply: 'Reset OK' });
+    // A flag that names no command (units answering with ones or zeros) still delivers the oldest sent.
+    const third = (await send(id, { type: 'reboot' })).body.commandId;
+    await d.read(5 + 4 + 6 + 6);
+    d.send(gt06CommandReply('Reset OK', 0xffffffff, 4));
+    expect(await settled(id, third)).toMatchObject({ status: 'delivered', reply: 'Reset OK' });
     d.close();
   });
 });

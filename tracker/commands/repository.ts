@@ -131,7 +131,7 @@ export async function failCommand(db: Queryable, id: string, error: string): Pro
 export async function deliverSent(db: Queryable, deviceId: string, seq: number | undefined, reply: string, position: Command['position']): Promise<Command | null> {
   const rows = await db.query<Row>(
     `UPDATE commands SET status = 'delivered', delivered_at = now(), reply = $2, position = $3
-     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY seq IS NOT DISTINCT FROM $4::integer DESC, sent_at, created_at LIMIT 1)
+     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY seq IS NOT DISTINCT FROM $4::bigint DESC, sent_at, created_at LIMIT 1)
      RETURNING *`,
     [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null],
   );

@@ -34,5 +34,9 @@ export const teltonikaCommands: CommandEncoders = {
   engineStop: () => text('setdigout 1'),
   engineResume: () => text('setdigout 0'),
   reboot: () => text('cpureset'),
-  custom: (_seq, params) => (params.hex !== undefined ? encodeCommand(Buffer.from(params.hex, 'hex')) : text(params.text ?? '')),
+  custom: (_seq, { hex, text: command }) => {
+    if (hex !== undefined) return encodeCommand(Buffer.from(hex, 'hex'));
+    if (command === undefined) throw new RangeError('Teltonika custom commands are text or hex (attributes.text or attributes.hex)');
+    return text(command);
+  },
 };
