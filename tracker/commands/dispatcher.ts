@@ -73,7 +73,7 @@ export class CommandDispatcher {
     return out;
   }
 
-  /** A claimed (now sent) command's bytes; a protocol without the command fails it instead. */
+  /** A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its attributes, fails it instead. */
   private async encode(deviceId: string, protocol: string, command: Command): Promise<Buffer | null> {
     // Starts away from 0: units that echo no flag answer with zeros, which must match no command.
     this.seq = (this.seq % 0x7ffffffe) + 1;
