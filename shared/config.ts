@@ -109,6 +109,8 @@ const trackerOnly = {
   INBOUND_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   INBOUND_LOG_MAX_CALLS: z.coerce.number().int().min(10).max(100_000).default(1000),
   COMMAND_TTL_SECONDS: z.coerce.number().int().min(1).max(86400).default(300),
+  ENGINE_STOP_MAX_SPEED_KMH: z.coerce.number().min(0).max(300).default(5),
+  ENGINE_STOP_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   LOGIN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   DEVICE_TAKEOVER: z.enum(['newer', 'older']).default('newer'),

@@ -53,6 +53,7 @@ const BODIES: Record<string, object> = {
   DriverAssignmentInput: { driverId: null },
   DeviceSettingsPatch: { speedLimitKmh: 80 },
   AccountSettingsPatch: { speedLimitKmh: 100 },
+  CommandBody: { type: 'reboot' },
 };
 
 /** What a path's `{id}` names, by the segment before it. */

@@ -1,8 +1,8 @@
-// locateDevice queues a locate command; getCommand tells what became of it.
+// locateDevice queues a locate command (its own route, older than sendCommand); getCommand tells what became of it.
 import { text } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import { queueLocate } from '../commands/queue.js';
+import { queueCommand } from '../commands/queue.js';
 import { findCommand } from '../commands/repository.js';
 import { callerDevice } from './devices.js';
 import { presentCommand } from './present.js';
@@ -27,9 +27,9 @@ export function locateHandlers(ctx: TrackerContext): Handlers {
       text({ type: () => true, limit: '16kb' }),
       async (req, res) => {
         requireObjectBody(req.body);
-        const { accountId } = caller(res);
+        const { accountId, tokenId } = caller(res);
         const device = await callerDevice(ctx, accountId, req.params.id as string);
-        const command = await queueLocate(ctx, device);
+        const command = await queueCommand(ctx, device, tokenId, 'locate');
         res.json({ ok: true, queued: true, commandId: command.id });
       },
     ],

@@ -169,7 +169,7 @@ export function openApiDocument(opts: { publicBaseUrl: string }): object {
       description: [
         'REST/JSON API for fleet tracking data. Every request carries `Authorization: Bearer <token>`.',
         'Units: speed in km/h, heading in degrees clockwise from true north, positions in decimal degrees (WGS84), times ISO 8601 UTC.',
-        'Rate limits are counted per token: 60 requests per minute shared by the read endpoints, 60 per minute shared by the write endpoints (geofences, drivers, rules, settings, acknowledging alerts), 10 per minute for locate. Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window resets, as a Unix time in seconds), RateLimit (whose `t` is the seconds until then) and RateLimit-Policy; a 429 carries Retry-After.',
+        'Rate limits are counted per token: 60 requests per minute shared by the read endpoints, 60 per minute shared by the write endpoints (geofences, drivers, rules, settings, acknowledging alerts), 10 per minute shared by the commands (locate and the others). Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window resets, as a Unix time in seconds), RateLimit (whose `t` is the seconds until then) and RateLimit-Policy; a 429 carries Retry-After.',
         'Errors are `{ "error": "<message>", "code": "<code>" }`. When the tracking backend does not answer, the API answers 502.',
       ].join('\n\n'),
       contact: { name: 'The operator of this service', url: opts.publicBaseUrl },

@@ -17,6 +17,8 @@ export function presentCommand(c: Command) {
     id: c.id,
     deviceId: c.deviceId,
     type: c.type,
+    attributes: c.attributes,
+    tokenId: c.tokenId,
     status: c.status,
     createdAt: c.createdAt.toISOString(),
     expiresAt: c.expiresAt.toISOString(),

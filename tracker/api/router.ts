@@ -5,6 +5,7 @@ import { OPERATIONS } from '../../shared/catalogue.js';
 import type { TrackerContext } from '../context.js';
 import { inboundHandler } from '../inbound/route.js';
 import { alertsHandlers } from './alerts.js';
+import { commandsHandlers } from './commands.js';
 import { rulesHandlers } from './custom-rules.js';
 import { devicesHandlers } from './devices.js';
 import { driversHandlers } from './drivers.js';
@@ -22,6 +23,7 @@ export function publicApi(ctx: TrackerContext): Router {
     ...positionsHandlers(ctx),
     ...alertsHandlers(ctx),
     ...locateHandlers(ctx),
+    ...commandsHandlers(ctx),
     ...eventsHandlers(ctx),
     ...geofencesHandlers(ctx),
     ...driversHandlers(ctx),

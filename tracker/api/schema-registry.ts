@@ -7,8 +7,8 @@ import { DriverAssignmentInput, DriverInput } from '../drivers/schemas.js';
 import { GeofenceInput } from '../geofences/schemas.js';
 import { RecordsQuery } from '../records/schemas.js';
 import { EventsQuery, ListQuery, RuleInput } from './metadata-schemas.js';
-import { AlertsQuery, LocateBody, PositionsQuery } from './schemas.js';
+import { AlertsQuery, CommandBody, LocateBody, PositionsQuery } from './schemas.js';
 
 export const QUERIES: Record<string, z.ZodObject> = { PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery };
 
-export const BODIES: Record<string, z.ZodType> = { GeofenceInput, DriverInput, DriverAssignmentInput, RuleInput, DeviceSettingsPatch, AccountSettingsPatch, LocateBody };
+export const BODIES: Record<string, z.ZodType> = { GeofenceInput, DriverInput, DriverAssignmentInput, RuleInput, DeviceSettingsPatch, AccountSettingsPatch, LocateBody, CommandBody };

@@ -83,11 +83,39 @@ export const CommandResult = z
   .object({ ok: z.boolean(), queued: z.boolean(), commandId: z.string() })
   .meta({ id: 'CommandResult' });
 
+export const COMMAND_TYPES = ['locate', 'engineStop', 'engineResume', 'reboot', 'setInterval', 'custom'] as const;
+export const CommandTypeName = z.enum(COMMAND_TYPES).meta({ id: 'CommandType', description: 'locate, engineStop (refused while moving), engineResume, reboot, setInterval, custom' });
+
+/** Bounds of what a command carries: a period a unit accepts, and a payload that fits one frame. */
+export const INTERVAL_SECONDS = { min: 10, max: 86_400 };
+export const CUSTOM_MAX_CHARS = 200;
+
+export const CommandAttributes = z
+  .strictObject({
+    seconds: z.number().int().min(INTERVAL_SECONDS.min).max(INTERVAL_SECONDS.max).optional().meta({ description: `setInterval: the reporting period, ${INTERVAL_SECONDS.min} to ${INTERVAL_SECONDS.max} seconds` }),
+    text: z.string().min(1).max(CUSTOM_MAX_CHARS).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional().meta({ description: `custom: the protocol's own command text, printable ASCII, at most ${CUSTOM_MAX_CHARS} characters` }),
+    hex: z.string().min(2).max(CUSTOM_MAX_CHARS * 2).regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be an even number of hex digits').optional().meta({ description: `custom: raw bytes as hex (binary protocols), at most ${CUSTOM_MAX_CHARS} bytes` }),
+  })
+  .meta({ id: 'CommandAttributes', description: 'setInterval takes `seconds`; custom takes `text` or `hex`; the other types take none' });
+
+export const CommandBody = z
+  .strictObject({ type: CommandTypeName, attributes: CommandAttributes.optional() })
+  .meta({ id: 'CommandBody', description: 'The command to queue' });
+
+export const CommandTypes = z
+  .object({
+    protocol: z.string().nullable().meta({ description: "The unit's protocol; null for a unit that never connected" }),
+    types: z.array(CommandTypeName).meta({ description: 'What the unit can be sent; empty for a unit that never connected, whose protocol is not known yet' }),
+  })
+  .meta({ id: 'CommandTypes' });
+
 export const Command = z
   .object({
     id: z.string(),
     deviceId: z.string(),
-    type: z.enum(['locate']),
+    type: CommandTypeName,
+    attributes: CommandAttributes,
+    tokenId: z.string().nullable().meta({ description: 'The id of the API token that sent it (never the token); null for commands sent before tokens were recorded' }),
     status: z.enum(['queued', 'sent', 'delivered', 'expired', 'failed']),
     createdAt: timestamp,
     expiresAt: timestamp.meta({ description: 'A command not sent by then expires' }),

@@ -1,7 +1,7 @@
 // Delivers queued commands to devices connected to this process: over a live connection at once
 // when notified (from any tracker process, through the database) and on each connection for what
 // waited; to a device on HTTP in the answer to its next report. Expires what waited longer than
-// COMMAND_TTL, and records replies.
+// its time to live, and records replies, each with the command it answers.
 import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import { encodeCommand } from '../protocols/registry.js';
@@ -9,7 +9,7 @@ import type { CommandType } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { DeviceLinks } from './device-links.js';
 import { COMMANDS_CHANNEL } from './queue.js';
-import { claimQueued, deliverOldestSent, expireCommands, failCommand, type Command } from './repository.js';
+import { claimQueued, deliverSent, deviceIdentity, expireCommands, failCommand, recordSeq, type Command } from './repository.js';
 
 const EXPIRE_EVERY_MS = 1000;
 
@@ -73,24 +73,34 @@ export class CommandDispatcher {
     return out;
   }
 
-  /** A claimed (now sent) command's bytes; a protocol without the command fails it instead. */
+  /** A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its attributes, fails it instead. */
   private async encode(deviceId: string, protocol: string, command: Command): Promise<Buffer | null> {
-    this.seq = (this.seq + 1) % 0x7fffffff;
-    const bytes = encodeCommand(protocol, command.type as CommandType, this.seq);
+    // Starts away from 0: units that echo no flag answer with zeros, which must match no command.
+    this.seq = (this.seq % 0x7ffffffe) + 1;
+    const params = { ...command.attributes, identity: await deviceIdentity(this.db, deviceId) };
+    let bytes: Buffer | null;
+    let error = `the ${protocol} protocol has no ${command.type} command`;
+    try {
+      bytes = encodeCommand(protocol, command.type as CommandType, this.seq, params);
+    } catch (err) {
+      bytes = null;
+      error = (err as Error).message;
+    }
     if (!bytes) {
       // Queued before the device first connected, or under another protocol: the API refuses the rest up front.
-      await failCommand(this.db, command.id, `the ${protocol} protocol has no ${command.type} command`);
+      await failCommand(this.db, command.id, error);
       this.outcomes.inc({ status: 'failed' });
       return null;
     }
+    await recordSeq(this.db, command.id, this.seq);
     this.outcomes.inc({ status: 'sent' });
     this.logger.info({ deviceId, commandId: command.id }, 'command sent');
     return bytes;
   }
 
-  /** A device answered a command. */
-  async replied(deviceId: string, reply: string, position: Command['position']): Promise<void> {
-    const command = await deliverOldestSent(this.db, deviceId, reply.slice(0, 2000), position);
+  /** A device answered a command; `seq` is the number the reply echoes, where the protocol has one. */
+  async replied(deviceId: string, reply: string, position: Command['position'], seq?: number): Promise<void> {
+    const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position);
     if (!command) return;
     this.outcomes.inc({ status: 'delivered' });
     this.logger.info({ deviceId, commandId: command.id }, 'command delivered');

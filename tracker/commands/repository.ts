@@ -1,5 +1,6 @@
-// Device commands (locate): created queued, then sent, delivered, expired or failed.
+// Device commands (locate, engine stop/resume, reboot, setInterval, custom): created queued, then sent, delivered, expired or failed.
 import { newId } from '../../shared/ids.js';
+import type { CommandParams } from '../protocols/types.js';
 import type { Queryable } from '../storage/db.js';
 
 export type CommandStatus = 'queued' | 'sent' | 'delivered' | 'expired' | 'failed';
@@ -8,6 +9,9 @@ export interface Command {
   id: string;
   deviceId: string;
   type: string;
+  attributes: CommandParams;
+  /** The API token that sent it; null for commands queued before tokens were recorded. */
+  tokenId: string | null;
   status: CommandStatus;
   createdAt: Date;
   expiresAt: Date;
@@ -23,6 +27,8 @@ interface Row {
   id: string;
   device_id: string;
   type: string;
+  attributes: CommandParams;
+  token_id: string | null;
   status: CommandStatus;
   created_at: Date;
   expires_at: Date;
@@ -38,6 +44,8 @@ const toCommand = (r: Row): Command => ({
   id: r.id,
   deviceId: r.device_id,
   type: r.type,
+  attributes: r.attributes,
+  tokenId: r.token_id,
   status: r.status,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
@@ -49,10 +57,21 @@ const toCommand = (r: Row): Command => ({
   error: r.error,
 });
 
-export async function createCommand(db: Queryable, c: { accountId: string; deviceId: string; type: string; ttlSeconds: number }): Promise<Command> {
+export interface NewCommand {
+  accountId: string;
+  deviceId: string;
+  type: string;
+  attributes: CommandParams;
+  tokenId: string;
+  ttlSeconds: number;
+}
+
+export async function createCommand(db: Queryable, c: NewCommand): Promise<Command> {
   const rows = await db.query<Row>(
-    `INSERT INTO commands (id, account_id, device_id, type, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING *`,
-    [newId('cmd'), c.accountId, c.deviceId, c.type, c.ttlSeconds],
+    // Creation time in whole milliseconds, as the list's cursor carries it, so no row is skipped at a page boundary.
+    `INSERT INTO commands (id, account_id, device_id, type, attributes, token_id, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', now()), now() + make_interval(secs => $7)) RETURNING *`,
+    [newId('cmd'), c.accountId, c.deviceId, c.type, JSON.stringify(c.attributes), c.tokenId, c.ttlSeconds],
   );
   return toCommand(rows[0]!);
 }
@@ -60,6 +79,16 @@ export async function createCommand(db: Queryable, c: { accountId: string; devic
 export async function findCommand(db: Queryable, accountId: string, deviceId: string, id: string): Promise<Command | null> {
   const rows = await db.query<Row>('SELECT * FROM commands WHERE account_id = $1 AND device_id = $2 AND id = $3', [accountId, deviceId, id]);
   return rows[0] ? toCommand(rows[0]) : null;
+}
+
+/** A device's commands, newest first, continuing after `before` (keyset). */
+export async function listCommands(db: Queryable, q: { accountId: string; deviceId: string; before: { createdAt: Date; id: string } | null; limit: number }): Promise<Command[]> {
+  const rows = await db.query<Row>(
+    `SELECT * FROM commands WHERE account_id = $1 AND device_id = $2 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4))
+     ORDER BY created_at DESC, id DESC LIMIT $5`,
+    [q.accountId, q.deviceId, q.before?.createdAt.toISOString() ?? null, q.before?.id ?? null, q.limit],
+  );
+  return rows.map(toCommand);
 }
 
 /** Queued commands of a device claimed for sending (atomically, so two processes never both send). */
@@ -79,17 +108,32 @@ export async function expireCommands(db: Queryable): Promise<number> {
   return rows.length;
 }
 
+/** The identifier a device's commands name where the protocol puts it in them (H02). */
+export async function deviceIdentity(db: Queryable, deviceId: string): Promise<string | undefined> {
+  const rows = await db.query<{ imei: string }>('SELECT imei FROM devices WHERE id = $1', [deviceId]);
+  return rows[0]?.imei;
+}
+
+/** The number a sent command travels with, which a protocol that echoes it uses to match the reply. */
+export async function recordSeq(db: Queryable, id: string, seq: number): Promise<void> {
+  await db.query('UPDATE commands SET seq = $2 WHERE id = $1', [id, seq]);
+}
+
 export async function failCommand(db: Queryable, id: string, error: string): Promise<void> {
   await db.query("UPDATE commands SET status = 'failed', ended_at = now(), error = $2 WHERE id = $1", [id, error]);
 }
 
-/** The device answered: its oldest sent command is delivered, with the reply and position. */
-export async function deliverOldestSent(db: Queryable, deviceId: string, reply: string, position: Command['position']): Promise<Command | null> {
+/**
+ * The device answered: the sent command whose number the reply echoes is delivered, with the reply
+ * and position; without a number (a protocol that echoes none), or one no command has (units that
+ * echo zeros), the oldest sent one.
+ */
+export async function deliverSent(db: Queryable, deviceId: string, seq: number | undefined, reply: string, position: Command['position']): Promise<Command | null> {
   const rows = await db.query<Row>(
     `UPDATE commands SET status = 'delivered', delivered_at = now(), reply = $2, position = $3
-     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY sent_at, created_at LIMIT 1)
+     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY seq IS NOT DISTINCT FROM $4::bigint DESC, sent_at, created_at LIMIT 1)
      RETURNING *`,
-    [deviceId, reply, position === null ? null : JSON.stringify(position)],
+    [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null],
   );
   return rows[0] ? toCommand(rows[0]) : null;
 }

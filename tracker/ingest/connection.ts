@@ -144,7 +144,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       takingOver = false;
       await speakFor(deps, deviceId, speaker);
     }
-    await answered(deps, deviceId, speaker, result.commandReply, screened.positions);
+    await answered(deps, deviceId, speaker, result.commandReply, screened.positions, result.commandSeq);
     if (result.reply && !closed) socket.write(result.reply);
   }
 

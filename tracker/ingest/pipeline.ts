@@ -88,11 +88,11 @@ export async function store(deps: PipelineDeps, deviceId: string, screened: Scre
 }
 
 /** A command reply counts only from the speaker that speaks for the device (it got the command). */
-export async function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, reply: string | undefined, positions: DecodedPosition[]): Promise<void> {
+export async function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, reply: string | undefined, positions: DecodedPosition[], seq?: number): Promise<void> {
   if (reply === undefined || deps.connections.get(deviceId) !== speaker.conn) return;
   const p = positions[0];
   const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
-  await deps.dispatcher.replied(deviceId, reply, position);
+  await deps.dispatcher.replied(deviceId, reply, position, seq);
 }
 
 /**

@@ -31,3 +31,8 @@ export function encodeCommand(protocol: string, command: CommandType, commandSeq
 export function canSend(protocol: string, command: CommandType): boolean {
   return BY_NAME.get(protocol)?.commands[command] !== undefined;
 }
+
+/** The commands a device speaking `protocol` can be sent. */
+export function commandTypes(protocol: string): CommandType[] {
+  return Object.keys(BY_NAME.get(protocol)?.commands ?? {}) as CommandType[];
+}

@@ -41,6 +41,8 @@ export interface DecodeResult {
   reply?: Buffer;
   /** Reply text of a command the device answered (GT06 0x21, Codec 12 response, H02 reply…). */
   commandReply?: string;
+  /** The `commandSeq` the reply echoes, where the protocol has one (GT06's server flag): it finds the command. */
+  commandSeq?: number;
   /** The frame's checksum did not match (the server counts it; CRC_STRICT refuses the frame). */
   badChecksum?: boolean;
   /** A frame that was valid but carries nothing for us (heartbeat is still a sign of life). */
@@ -72,7 +74,7 @@ export interface CommandParams {
   text?: string;
   /** custom: raw bytes as hex, for a binary protocol. */
   hex?: string;
-  /** The device's identifier, for protocols whose commands name the unit (Meitrack, Suntech). */
+  /** The unit's identifier (IMEI), filled in by the dispatcher for protocols whose commands name it (H02, Meitrack, Suntech). */
   identity?: string;
 }
 

@@ -1,11 +1,11 @@
 // One simulated device speaking its real protocol to a device port: it logs in, reports its
-// position every interval, answers locate commands, and can play scripted SOS, speeding and fuel
-// drops.
+// position every interval, answers commands (locate with its fix, the others as the manufacturers'
+// units confirm them), and can play scripted SOS, speeding and fuel drops.
 import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
 import { gl200Alarm, gl200Position } from './frames/gl200.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
-import { h02Alarm, h02Position } from './frames/h02.js';
+import { h02Alarm, h02CommandReply, h02Position } from './frames/h02.js';
 import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
 import { jt808Auth, jt808Position, jt808Register } from './frames/jt808.js';
 import { osmandQueryString } from './frames/osmand.js';
@@ -118,14 +118,29 @@ export class SimulatedDevice {
     }
   }
 
+  /** Commands the device was sent, as text (what a test or the operator can check it got). */
+  readonly commands: string[] = [];
+
   private onData(data: Buffer): void {
     this.acks++;
     const fix = toFix(this.route);
     if (this.protocol === 'gt06' && data[0] === 0x78 && data[3] === 0x80) {
-      this.socket?.write(gt06CommandReply(gt06WhereReply(fix), data.readUInt32BE(5), this.serial++));
+      // Online command: the text after the 4-byte flag; the reply echoes the flag.
+      const text = data.toString('ascii', 9, 9 + data[4]! - 4);
+      this.commands.push(text);
+      const answer = text === 'WHERE#' ? gt06WhereReply(fix) : `${text.replace(/#$/, '')}: Success!`;
+      this.socket?.write(gt06CommandReply(answer, data.readUInt32BE(5), this.serial++));
     }
-    if (this.protocol === 'teltonika' && data.length > 8 && data[8] === 0x0c && data.includes('getgps')) {
-      this.socket?.write(teltonikaCommandResponse(teltonikaGetGpsReply(fix)));
+    if (this.protocol === 'teltonika' && data.length > 15 && data[8] === 0x0c && data[10] === 0x05) {
+      const text = data.toString('latin1', 15, 15 + data.readUInt32BE(11));
+      this.commands.push(text);
+      this.socket?.write(teltonikaCommandResponse(text === 'getgps' ? teltonikaGetGpsReply(fix) : `${text} OK`));
+    }
+    const h02 = this.protocol === 'h02' ? /^\*HQ,[^,]+,(\w+),\d{6},?([^#]*)#/.exec(data.toString('latin1')) : null;
+    if (h02) {
+      // A V4 confirmation naming the command and its arguments, then the current position.
+      this.commands.push(`${h02[1]},${h02[2]}`);
+      this.socket?.write(h02CommandReply(this.imei, h02[1]!, h02[2] ? h02[2].split(',') : [], fix));
     }
   }
 }

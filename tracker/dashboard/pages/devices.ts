@@ -1,6 +1,6 @@
 // Devices: the account's list with status, last position and last update; adding a device by its
-// identifier; a device's page with its details, its latest telemetry, the edit form and its OsmAnd
-// report key.
+// identifier; a device's page with its details, its latest telemetry, the edit form, its OsmAnd
+// report key and its recent commands.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
@@ -15,6 +15,7 @@ import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
+import { commandsPanel } from './device-commands.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 import { telemetryPanel } from './device-telemetry.js';
 
@@ -107,12 +108,13 @@ interface PageParts {
   sections: ShownSection[];
   latest: LatestTelemetry;
   keySet: boolean;
+  commands: Html;
 }
 
 /** What the device page shows besides the device row and the form's values. */
 async function partsOf(ctx: TrackerContext, device: Device): Promise<PageParts> {
-  const [sections, latest, keyHash] = await Promise.all([shownSections(ctx, device), latestTelemetry(ctx.db, device.id), reportKeyHash(ctx.db, device.id)]);
-  return { sections, latest, keySet: keyHash !== null };
+  const [sections, latest, keyHash, commands] = await Promise.all([shownSections(ctx, device), latestTelemetry(ctx.db, device.id), reportKeyHash(ctx.db, device.id), commandsPanel(ctx.db, device)]);
+  return { sections, latest, keySet: keyHash !== null, commands };
 }
 
 function devicePage(session: SignInSession, device: Device, parts: PageParts, values: Record<string, string>, errors: FormErrors, message: Html | null): string {
@@ -138,7 +140,8 @@ ${telemetryPanel(parts.latest)}
     <button type="submit" class="button">Save changes</button>
   </form>
 </section>
-${reportKeyPanel(session, device, parts.keySet)}`,
+${reportKeyPanel(session, device, parts.keySet)}
+${parts.commands}`,
   );
 }
 

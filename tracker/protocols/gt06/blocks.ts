@@ -18,7 +18,7 @@ export interface Message {
 }
 
 /** What a message handler found; the envelope (identity, ACK, checksum) is added by the decoder. */
-export type Found = Pick<DecodeResult, 'positions' | 'attributes' | 'commandReply' | 'reply' | 'heartbeat'>;
+export type Found = Pick<DecodeResult, 'positions' | 'attributes' | 'commandReply' | 'commandSeq' | 'reply' | 'heartbeat'>;
 
 /** A fix without its attributes. */
 export type Fix = Omit<DecodedPosition, 'attributes'>;

@@ -5,22 +5,22 @@ import { utcDate } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
 import type { Found, Message } from './blocks.js';
 
-/** 0x15: length, server flag echoed from the command, ASCII text. */
+/** 0x15: length, server flag echoed from the command (its commandSeq), ASCII text. */
 export function decodeString(m: Message): Found {
   const { r } = m;
   const length = r.u8();
-  r.skip(4); // server flag
+  const flag = r.u32();
   const text = r.bytes(Math.max(0, length - 4)).toString('ascii');
-  return answer(text);
+  return { ...answer(text), commandSeq: flag };
 }
 
 /** 0x21: server flag, encoding (1: ASCII, else UTF-16BE), text. */
 export function decodeStringInfo(m: Message): Found {
   const { r } = m;
-  r.skip(4); // server flag
+  const flag = r.u32();
   const encoding = r.u8();
   const bytes = r.bytes(r.remaining);
-  return answer(encoding === 1 ? bytes.toString('ascii') : utf16be(bytes));
+  return { ...answer(encoding === 1 ? bytes.toString('ascii') : utf16be(bytes)), commandSeq: flag };
 }
 
 function answer(text: string): Found {

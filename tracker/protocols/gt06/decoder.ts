@@ -64,6 +64,7 @@ function decodeFrame(frame: Buffer): DecodeResult {
   result.positions = found.positions;
   if (found.attributes) result.attributes = found.attributes;
   if (found.commandReply !== undefined) result.commandReply = found.commandReply;
+  if (found.commandSeq !== undefined) result.commandSeq = found.commandSeq;
   if (found.heartbeat) result.heartbeat = true;
   if ('reply' in found) {
     if (found.reply) result.reply = found.reply;

@@ -1,6 +1,8 @@
 // Server-to-device commands. The online command (0x80) carries a 4-byte server flag that the
-// device echoes in its 0x15/0x21 reply, so the flag is how a reply is matched to its command.
+// device echoes in its 0x15/0x21 reply, so the flag is how a reply is matched to its command. The
+// texts are Concox's SMS/online command set (GT06N, JM-VL and GT800 manuals).
 import { crc16X25 } from '../crc.js';
+import type { CommandEncoders } from '../types.js';
 import { MSG } from './decoder.js';
 
 /** Builds 78 78 | len | 80 | cmdLen | flag(4) | ASCII command | serial(2) | crc | 0d 0a. */
@@ -26,7 +28,20 @@ export function encodeCommand(text: string, commandSeq: number): Buffer {
   return out;
 }
 
-/** "WHERE#" asks Concox trackers for their current position; the answer arrives as 0x21/0x15. */
-export function encodeLocate(commandSeq: number): Buffer {
-  return encodeCommand('WHERE#', commandSeq);
-}
+/**
+ * "WHERE#" asks for the current position (the answer arrives as 0x21/0x15). Engine stop and resume
+ * are Concox's "Relay,1#"/"Relay,0#"; older GT06 clones want "DYD,<password>#"/"HFYD,<password>#",
+ * which a custom command sends. "RESET#" reboots; "TIMER,<on>,<off>#" sets the upload interval with
+ * the ignition on and off, both set to the period asked for.
+ */
+export const gt06Commands: CommandEncoders = {
+  locate: (seq) => encodeCommand('WHERE#', seq),
+  engineStop: (seq) => encodeCommand('Relay,1#', seq),
+  engineResume: (seq) => encodeCommand('Relay,0#', seq),
+  reboot: (seq) => encodeCommand('RESET#', seq),
+  setInterval: (seq, { seconds }) => encodeCommand(`TIMER,${seconds},${seconds}#`, seq),
+  custom: (seq, { text }) => {
+    if (text === undefined) throw new RangeError('GT06 custom commands are text (attributes.text)');
+    return encodeCommand(text, seq);
+  },
+};
