@@ -21,7 +21,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED = ['tracker/positions/telemetry.ts', 'tracker/protocols/'];
 
 const known = (name: string) => name === 'io' || telemetryEntry(name) !== undefined;
-/** `attributes` or `<anything>.attributes`. */
+/**
+ * `attributes` or `<anything>.attributes`. A command's `attributes` (its parameters, named as the API
+ * and Traccar name them) are typed `CommandParams` and are not telemetry.
+ */
 const isAttributes = (e: ts.Expression) => (ts.isIdentifier(e) && e.text === 'attributes') || (ts.isPropertyAccessExpression(e) && e.name.text === 'attributes');
 
 function findings(file: string, text: string): string[] {
@@ -35,7 +38,7 @@ function findings(file: string, text: string): string[] {
     if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'attributes' && ts.isObjectLiteralExpression(node.initializer)) {
       for (const p of node.initializer.properties) if (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && !known(p.name.text)) at(p, `unknown attribute "${p.name.text}"`);
     }
-    if ((ts.isPropertySignature(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) && node.name.getText(source) === 'attributes' && node.type && !/^Telemetry( \| undefined)?$/.test(node.type.getText(source))) {
+    if ((ts.isPropertySignature(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) && node.name.getText(source) === 'attributes' && node.type && !/^(Telemetry|CommandParams)( \| undefined)?$/.test(node.type.getText(source))) {
       at(node, `attributes typed ${node.type.getText(source)}`);
     }
     if (ts.isStringLiteralLike(node)) {

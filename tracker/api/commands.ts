@@ -15,12 +15,12 @@ import { caller, jsonBody, parseBody, parseQuery } from './request.js';
 import { CommandBody } from './schemas.js';
 
 /** Which attribute each type takes: setInterval its period, custom one payload, the rest none. */
-function checkAttributes(type: CommandType, attributes: CommandParams): void {
-  const given = Object.keys(attributes);
+function checkAttributes(type: CommandType, params: CommandParams): void {
+  const given = Object.keys(params);
   const allowed = type === 'setInterval' ? ['seconds'] : type === 'custom' ? ['text', 'hex'] : [];
   const stray = given.find((k) => !allowed.includes(k));
   if (stray) throw new ApiError('bad_request', `invalid body field "attributes.${stray}": ${type} takes ${allowed.length ? allowed.join(' or ') : 'no attributes'}`);
-  if (type === 'setInterval' && attributes.seconds === undefined) throw new ApiError('bad_request', 'invalid body field "attributes.seconds": is required for setInterval');
+  if (type === 'setInterval' && params.seconds === undefined) throw new ApiError('bad_request', 'invalid body field "attributes.seconds": is required for setInterval');
   if (type === 'custom' && given.length !== 1) throw new ApiError('bad_request', 'invalid body field "attributes.text": custom takes exactly one of text or hex');
 }
 
