@@ -74,6 +74,8 @@ export const PROTOCOL_PORTS = {
   gt06: 5023,
   teltonika: 5027,
   h02: 5013,
+  gps103: 5001,
+  tk103: 5002,
 } as const;
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;

@@ -1,12 +1,14 @@
 // Every protocol the tracker speaks. Adding one is a folder and a line here.
+import { gps103 } from './gps103/index.js';
 import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
 import { osmand } from './osmand/index.js';
 import { teltonika } from './teltonika/index.js';
+import { tk103 } from './tk103/index.js';
 import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports. */
-export const PROTOCOLS: Protocol[] = [gt06, teltonika, h02];
+export const PROTOCOLS: Protocol[] = [gt06, teltonika, h02, gps103, tk103];
 
 /** The HTTP protocols, each on its own port. */
 export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];

@@ -72,6 +72,8 @@ export interface CommandParams {
   text?: string;
   /** custom: raw bytes as hex, for a binary protocol. */
   hex?: string;
+  /** The device's identity (IMEI or the protocol's id), for protocols whose commands name the device (GPS103, TK103). */
+  identity?: string;
 }
 
 /**
