@@ -3,13 +3,15 @@
 // drops.
 import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
+import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02Position } from './frames/h02.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
+import { tk103Alarm, tk103Handshake, tk103LocateReply, tk103Position } from './frames/tk103.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'gps103' | 'tk103';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -37,6 +39,11 @@ export class SimulatedDevice {
     this.route = start;
   }
 
+  /** TK103 units are known by a 12-character id: the IMEI's last 12 digits. */
+  get tk103Id(): string {
+    return this.imei.slice(-12);
+  }
+
   /** Plays a scenario over the next reports (speeding for a while, a fuel drop, one SOS). */
   play(scenario: Scenario): void {
     this.scenario = scenario;
@@ -52,6 +59,8 @@ export class SimulatedDevice {
     socket.on('data', (data) => this.onData(data));
     if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
     if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
+    if (this.protocol === 'gps103') socket.write(gps103Handshake(this.imei));
+    if (this.protocol === 'tk103') socket.write(tk103Handshake(this.tk103Id));
   }
 
   close(): void {
@@ -81,6 +90,12 @@ export class SimulatedDevice {
       case 'h02':
         this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
         break;
+      case 'gps103':
+        this.socket?.write(alarm ? gps103Alarm(this.imei, fix, alarm, state) : gps103Position(this.imei, fix, state));
+        break;
+      case 'tk103':
+        this.socket?.write(alarm ? tk103Alarm(this.tk103Id, fix, alarm, state) : tk103Position(this.tk103Id, fix, state));
+        break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });
         const body = await res.text();
@@ -97,6 +112,9 @@ export class SimulatedDevice {
     if (this.protocol === 'gt06' && data[0] === 0x78 && data[3] === 0x80) {
       this.socket?.write(gt06CommandReply(gt06WhereReply(fix), data.readUInt32BE(5), this.serial++));
     }
+    // GPS103 "B" and TK103 AP00 ask for the position now.
+    if (this.protocol === 'gps103' && data.toString('latin1').endsWith(',B')) this.socket?.write(gps103Position(this.imei, fix));
+    if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.tk103Id, fix));
     if (this.protocol === 'teltonika' && data.length > 8 && data[8] === 0x0c && data.includes('getgps')) {
       this.socket?.write(teltonikaCommandResponse(teltonikaGetGpsReply(fix)));
     }

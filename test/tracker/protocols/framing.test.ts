@@ -1,11 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
+import { gps103 } from '../../../tracker/protocols/gps103/index.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
+import { tk103 } from '../../../tracker/protocols/tk103/index.js';
 import type { Protocol } from '../../../tracker/protocols/types.js';
+import { gps103Alarm, gps103CellReport, gps103Handshake, gps103Heartbeat, gps103Position } from '../../../tracker/simulator/frames/gps103.js';
 import { gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { teltonikaAvl, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
+import { tk103Alarm, tk103Handshake, tk103Login, tk103Position } from '../../../tracker/simulator/frames/tk103.js';
 
 const fix = { time: new Date('2024-02-03T04:05:06Z'), lat: 48.8584, lng: 2.2945, speed: 12, heading: 33 };
 
@@ -21,6 +25,14 @@ const streams: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   h02: {
     protocol: h02,
     frames: [h02Position('7712340001', fix), h02Heartbeat('7712340001'), h02Position('7712340001', fix, { alarm: 'sos' })],
+  },
+  gps103: {
+    protocol: gps103,
+    frames: [gps103Handshake('864502031234567'), gps103Position('864502031234567', fix), gps103Heartbeat('864502031234567'), gps103Alarm('864502031234567', fix, 'sos'), gps103CellReport('864502031234567', fix.time, 0x1f, 0x2e)],
+  },
+  tk103: {
+    protocol: tk103,
+    frames: [tk103Handshake('013912345678'), tk103Login('013912345678', '359710012345678', fix), tk103Position('013912345678', fix), tk103Alarm('013912345678', fix, 'sos')],
   },
 };
 

@@ -91,6 +91,11 @@ function photo(text: string): DecodeResult {
 }
 
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+/** The course, or 0 when the unit left it empty or wrote something no compass has. */
+const heading = (v: string | undefined) => {
+  const degrees = num(v) ?? 0;
+  return degrees <= 360 ? degrees : 0;
+};
 
 function regular(text: string, receivedAt: Date): DecodeResult | null {
   const m = REGULAR.exec(text);
@@ -108,8 +113,8 @@ function regular(text: string, receivedAt: Date): DecodeResult | null {
   }
 
   const time = reportTime(yy, mo, dd, lh, lm, uh, um, us, receivedAt);
-  const lat = coordinate(latDeg!, latMin!, latHem1 ?? latHem2, 'S');
-  const lng = coordinate(lngDeg!, lngMin!, lngHem1 ?? lngHem2, 'W');
+  const lat = coordinate(latDeg!, latMin!, latHem1 ?? latHem2, 'S', 90);
+  const lng = coordinate(lngDeg!, lngMin!, lngHem1 ?? lngHem2, 'W', 180);
   if (!time || lat === null || lng === null) {
     result.attributes = attributes;
     return result;
@@ -127,7 +132,7 @@ function regular(text: string, receivedAt: Date): DecodeResult | null {
     lat,
     lng,
     speed: (num(speed) ?? 0) * KNOTS_TO_KMH,
-    heading: num(course) ?? 0,
+    heading: heading(course),
     attributes,
   };
   const alt = num(altitude);
@@ -168,11 +173,11 @@ function reportTime(yy?: string, mo?: string, dd?: string, lh?: string, lm?: str
   return new Date(local.getTime() - delta * 60_000);
 }
 
-/** Degrees from (d)ddmm.mmmm, negative in the given hemisphere; null when the minutes are out of range. */
-function coordinate(deg: string, min: string, hemisphere: string | undefined, negative: string): number | null {
+/** Degrees from (d)ddmm.mmmm, negative in the given hemisphere; null when out of range. */
+function coordinate(deg: string, min: string, hemisphere: string | undefined, negative: string, max: number): number | null {
   const minutes = Number(min);
-  if (minutes >= 60) return null;
   const value = Number(deg) + minutes / 60;
+  if (minutes >= 60 || value > max) return null;
   return hemisphere === negative ? -value : value;
 }
 
@@ -205,7 +210,7 @@ function alternative(text: string): DecodeResult | null {
   if (!m) return null;
   const [, imei, event, sensorId, sensorVoltage, hh, mi, ss, dd, mo, yy, rssi, fix, lat, lng, speed, course, altitude, hdop, sats, acc, charge, error] = m as unknown as (string | undefined)[];
   const time = utcDate(2000 + Number(yy), Number(mo), Number(dd), Number(hh), Number(mi), Number(ss));
-  if (!time) return { identity: imei!, positions: [] };
+  if (!time || Math.abs(Number(lat)) > 90 || Math.abs(Number(lng)) > 180) return { identity: imei!, positions: [] };
   const attributes: Telemetry = { rssi: Number(rssi), hdop: Number(hdop), ignition: acc === '1', charge: charge === '1' };
   if (event) attributes.event = event.slice(0, 64);
   const io: Record<string, number | string> = {};
@@ -215,6 +220,6 @@ function alternative(text: string): DecodeResult | null {
   if (Object.keys(io).length) attributes.io = io;
   return {
     identity: imei!,
-    positions: [{ deviceTime: time, valid: Number(fix) > 0, lat: Number(lat), lng: Number(lng), speed: Number(speed), heading: Number(course), altitude: Number(altitude), satellites: Number(sats), attributes }],
+    positions: [{ deviceTime: time, valid: Number(fix) > 0, lat: Number(lat), lng: Number(lng), speed: Number(speed), heading: heading(course), altitude: Number(altitude), satellites: Number(sats), attributes }],
   };
 }

@@ -97,11 +97,11 @@ function typeAttributes(type: string, data: string): Telemetry {
   return attributes;
 }
 
-/** Degrees from the degree digits and minutes, negative in the given hemisphere. */
-function degrees(deg: string, min: string, hemisphere: string, negative: string): number | null {
+/** Degrees from the degree digits and minutes, negative in the given hemisphere; null when out of range. */
+function degrees(deg: string, min: string, hemisphere: string, negative: string, max: number): number | null {
   const minutes = Number(min);
-  if (minutes >= 60) return null;
   const value = Number(deg || 0) + minutes / 60;
+  if (minutes >= 60 || value > max) return null;
   return hemisphere === negative ? -value : value;
 }
 
@@ -113,8 +113,8 @@ function location(body: string, type: string, comma: boolean, result: DecodeResu
   // Classic frames write the date YYMMDD, the comma-separated ones DDMMYY.
   const [yy, mo, dd] = comma ? [d3, d2, d1] : [d1, d2, d3];
   const time = utcDate(2000 + Number(yy), Number(mo), Number(dd), Number(hh), Number(mi), Number(ss));
-  const lat = degrees(latDeg!, latMin!, latHem!, 'S');
-  const lng = degrees(lngDeg!, lngMin!, lngHem!, 'W');
+  const lat = degrees(latDeg!, latMin!, latHem!, 'S', 90);
+  const lng = degrees(lngDeg!, lngMin!, lngHem!, 'W', 180);
   if (charge !== undefined) {
     attributes.charge = charge === '0';
     attributes.ignition = acc === '1';
@@ -129,7 +129,8 @@ function location(body: string, type: string, comma: boolean, result: DecodeResu
     attributes.odometer = parseInt(odometer!, 16);
   }
   if (temp) attributes.temp1 = Number(temp);
-  if (!time || lat === null || lng === null || !/\d/.test(speed!)) {
+  const kmh = speed!.trim() ? Number(speed!.trim()) : NaN;
+  if (!time || lat === null || lng === null || !Number.isFinite(kmh)) {
     if (Object.keys(attributes).length) result.attributes = attributes;
     return;
   }
@@ -139,7 +140,7 @@ function location(body: string, type: string, comma: boolean, result: DecodeResu
     valid: validity === 'A',
     lat,
     lng,
-    speed: Number(speed!.trim()),
+    speed: kmh,
     heading: Number.isFinite(heading) && heading <= 360 ? heading : 0,
     attributes,
   });
