@@ -80,31 +80,34 @@ function bs51(payload: string): Telemetry | null {
     const buf = hex(value ?? '');
     if (!register || !buf) continue;
     const r = new LeReader(buf);
+    const values: Record<string, IoValue> = {};
     switch (parseInt(register, 16)) {
       case 0x90:
-        io.cumulativeVoltage = r.u16() / 10;
-        io.gatherVoltage = r.u16() / 10;
-        io.current = (r.u16() - 30000) / 10;
-        io.soc = r.u16() / 10;
+        values.cumulativeVoltage = r.u16() / 10;
+        values.gatherVoltage = r.u16() / 10;
+        values.current = (r.u16() - 30000) / 10;
+        values.soc = r.u16() / 10;
         break;
       case 0x91:
-        io.maxCellVoltage = r.u16() / 1000;
-        io.maxCellVoltageCount = r.u8();
-        io.minCellVoltage = r.u16() / 1000;
-        io.minCellVoltageCount = r.u8();
+        values.maxCellVoltage = r.u16() / 1000;
+        values.maxCellVoltageCount = r.u8();
+        values.minCellVoltage = r.u16() / 1000;
+        values.minCellVoltageCount = r.u8();
         break;
       case 0x92:
-        io.maxTemp = r.u8() - 40;
-        io.maxTempCount = r.u8();
-        io.minTemp = r.u8() - 40;
-        io.minTempCount = r.u8();
+        values.maxTemp = r.u8() - 40;
+        values.maxTempCount = r.u8();
+        values.minTemp = r.u8() - 40;
+        values.minTempCount = r.u8();
         break;
       case 0x96:
         // A frame number, then one temperature per cell.
         r.skip(1);
-        for (let i = 1; r.left > 0; i++) io[`cellTemp${i}`] = r.u8() - 40;
+        for (let i = 1; r.left > 0; i++) values[`cellTemp${i}`] = r.u8() - 40;
         break;
     }
+    // A register shorter than its layout is dropped rather than read as zeros.
+    if (r.ok) Object.assign(io, values);
   }
   return Object.keys(io).length ? { io } : null;
 }
