@@ -69,7 +69,7 @@ suite('docker-compose.yml', () => {
   test('publishes nginx on 80/443 and the device ports; the APIs and metrics stay internal', () => {
     const published = (s: Service) => (s.ports ?? []).map((p) => (typeof p === 'string' ? p : `${p.published}:${p.target}`)).sort();
     expect(published(services.nginx!)).toEqual(['443:443', '80:80']);
-    expect(published(services.tracker!)).toEqual(['5000:5000', '5013:5013', '5023:5023', '5027:5027', '5055:5055']);
+    expect(published(services.tracker!)).toEqual(['5000:5000', '5001:5001', '5002:5002', '5013:5013', '5023:5023', '5027:5027', '5055:5055']);
     const env = services.tracker!.environment;
     expect([env.DEVICE_PORT, env.GT06_PORT, env.TELTONIKA_PORT, env.H02_PORT, env.OSMAND_PORT]).toEqual(['5000', '5023', '5027', '5013', '5055']);
     for (const name of ['gateway', 'postgres', 'redis']) expect(services[name]!.ports).toBeUndefined();
