@@ -64,6 +64,7 @@ describe('GPS103 decoder', () => {
     const r = decode(gps103CellReport(IMEI, fix.time, 0x2a1f, 0xc0de, 'help me'));
     expect(r.positions).toEqual([]);
     expect(r.attributes).toEqual({ alarm: 'sos', network: { cellTowers: [{ locationAreaCode: 0x2a1f, cellId: 0xc0de }] } });
+    expect(decode(`imei:${IMEI},tracker,2403040506,,L,;`)).toEqual({ identity: IMEI, positions: [], heartbeat: true });
   });
 
   it('gives OBD readings back as attributes in our units', () => {

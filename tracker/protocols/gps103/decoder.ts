@@ -108,17 +108,13 @@ function regular(text: string, receivedAt: Date): DecodeResult | null {
   if (!validity) {
     // "L": no fix. The serving cell, when given, says where the unit is.
     if (lac && cid) attributes.network = { cellTowers: [{ locationAreaCode: parseInt(lac, 16), cellId: parseInt(cid, 16) }] };
-    result.attributes = attributes;
-    return result;
+    return withoutFix(result, attributes);
   }
 
   const time = reportTime(yy, mo, dd, lh, lm, uh, um, us, receivedAt);
   const lat = coordinate(latDeg!, latMin!, latHem1 ?? latHem2, 'S', 90);
   const lng = coordinate(lngDeg!, lngMin!, lngHem1 ?? lngHem2, 'W', 180);
-  if (!time || lat === null || lng === null) {
-    result.attributes = attributes;
-    return result;
-  }
+  if (!time || lat === null || lng === null) return withoutFix(result, attributes);
   if (acc) attributes.ignition = acc === '1';
   if (door) attributes.door = door === '1';
   const io: Record<string, number> = {};
@@ -138,6 +134,13 @@ function regular(text: string, receivedAt: Date): DecodeResult | null {
   const alt = num(altitude);
   if (alt !== undefined) position.altitude = alt;
   result.positions.push(position);
+  return result;
+}
+
+/** A report without a usable fix: what it says as attributes, or only a sign of life when it says nothing. */
+function withoutFix(result: DecodeResult, attributes: Telemetry): DecodeResult {
+  if (Object.keys(attributes).length) result.attributes = attributes;
+  else result.heartbeat = true;
   return result;
 }
 
