@@ -103,6 +103,35 @@ describe('oversize frames', () => {
     expect(out).toEqual([good]);
     expect(skipped).toBe(runaway.length);
   });
+
+  it('gps103: a message without its terminator within the cap is dropped', () => {
+    const runaway = Buffer.from('imei:864502031234567,tracker,' + '1'.repeat(600), 'latin1');
+    const good = gps103Position('864502031234567', fix);
+    const { out, skipped } = feed(gps103, [runaway, good], 512);
+    expect(out).toEqual([good]);
+    expect(skipped).toBe(runaway.length);
+  });
+
+  it('tk103: a frame without its closing parenthesis within the cap is dropped', () => {
+    const runaway = Buffer.from('(013912345678BR00' + '0'.repeat(600), 'latin1');
+    const good = tk103Position('013912345678', fix);
+    const { out, skipped } = feed(tk103, [runaway, good], 512);
+    expect(out).toEqual([good]);
+    expect(skipped).toBe(runaway.length);
+  });
+
+  const floods: [string, Protocol, number, Buffer][] = [
+    ['gps103', gps103, 0x31, gps103Position('864502031234567', fix)],
+    ['tk103', tk103, 0x28, tk103Position('013912345678', fix)],
+  ];
+  it.each(floods)('%s: a long run of bytes that each could start a frame is skipped in linear time', (_name, protocol, byte, good) => {
+    const started = Date.now();
+    const chunks = Array.from({ length: 256 }, () => Buffer.alloc(4096, byte));
+    const { out, skipped } = feed(protocol, [...chunks, Buffer.from(';)'), good], 65536);
+    expect(out.at(-1)).toEqual(good);
+    expect(skipped).toBeGreaterThan(1_000_000 - 65536);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
 });
 
 describe('gt06 irregular lengths', () => {
