@@ -80,6 +80,8 @@ export const PROTOCOL_PORTS = {
   wialon: 5039,
   gl200: 5004,
   jt808: 5015,
+  gps103: 5001,
+  tk103: 5002,
 } as const;
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;

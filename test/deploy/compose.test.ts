@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { SETTING_NAMES } from '../../shared/config.js';
+import { PROTOCOL_PORTS, portSetting, SETTING_NAMES } from '../../shared/config.js';
 import { findProgram, NGINX_CONF } from '../helpers/nginx.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -69,9 +69,12 @@ suite('docker-compose.yml', () => {
   test('publishes nginx on 80/443 and the device ports; the APIs and metrics stay internal', () => {
     const published = (s: Service) => (s.ports ?? []).map((p) => (typeof p === 'string' ? p : `${p.published}:${p.target}`)).sort();
     expect(published(services.nginx!)).toEqual(['443:443', '80:80']);
-    expect(published(services.tracker!)).toEqual(['5000:5000', '5013:5013', '5023:5023', '5027:5027', '5055:5055']);
+    // The shared device port, OsmAnd's, and every protocol's own port at Traccar's number.
+    const devicePorts = [5000, 5055, ...Object.values(PROTOCOL_PORTS)];
+    expect(published(services.tracker!)).toEqual(devicePorts.map((p) => `${p}:${p}`).sort());
     const env = services.tracker!.environment;
-    expect([env.DEVICE_PORT, env.GT06_PORT, env.TELTONIKA_PORT, env.H02_PORT, env.OSMAND_PORT]).toEqual(['5000', '5023', '5027', '5013', '5055']);
+    expect([env.DEVICE_PORT, env.OSMAND_PORT]).toEqual(['5000', '5055']);
+    for (const [name, port] of Object.entries(PROTOCOL_PORTS)) expect([name, env[portSetting(name)]]).toEqual([name, String(port)]);
     for (const name of ['gateway', 'postgres', 'redis']) expect(services[name]!.ports).toBeUndefined();
     expect(services.gateway!.expose).toEqual(expect.arrayContaining([services.gateway!.environment.GATEWAY_PORT, services.gateway!.environment.GATEWAY_METRICS_PORT]));
     expect(services.tracker!.expose).toEqual(expect.arrayContaining([env.TRACKER_HTTP_PORT, env.TRACKER_METRICS_PORT]));

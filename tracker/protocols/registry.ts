@@ -1,18 +1,20 @@
 // Every protocol the tracker speaks. Adding one is a folder and a line here.
 import { gl200 } from './gl200/index.js';
+import { gps103 } from './gps103/index.js';
 import { gt06 } from './gt06/index.js';
 import { h02 } from './h02/index.js';
-import { meitrack } from './meitrack/index.js';
 import { jt808 } from './jt808/index.js';
+import { meitrack } from './meitrack/index.js';
 import { osmand } from './osmand/index.js';
-import { suntech } from './suntech/index.js';
 import { ruptela } from './ruptela/index.js';
+import { suntech } from './suntech/index.js';
 import { teltonika } from './teltonika/index.js';
+import { tk103 } from './tk103/index.js';
 import { wialon } from './wialon/index.js';
 import type { CommandParams, CommandType, HttpProtocol, Protocol } from './types.js';
 
 /** The TCP protocols, recognised on the device ports (meitrack before h02, whose detector takes any '$'). */
-export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon, gl200, jt808];
+export const PROTOCOLS: Protocol[] = [gt06, teltonika, meitrack, h02, suntech, ruptela, wialon, gl200, jt808, gps103, tk103];
 
 /** The HTTP protocols, each on its own port. */
 export const HTTP_PROTOCOLS: HttpProtocol[] = [osmand];

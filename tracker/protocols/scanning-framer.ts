@@ -8,6 +8,8 @@ export abstract class ScanningFramer implements Framer {
   /** True while bytes are being skipped, until the next frame is found. */
   protected resyncing = false;
   private skippedBytes = 0;
+  /** Stream offset of buf[0]: lets a framer remember what it has searched across reads. */
+  protected offset = 0;
 
   constructor(protected readonly maxFrameBytes: number) {}
 
@@ -43,6 +45,7 @@ export abstract class ScanningFramer implements Framer {
       pos += size;
     }
     this.buf = this.buf.subarray(pos);
+    this.offset += pos;
     return frames;
   }
 }

@@ -74,7 +74,7 @@ export interface CommandParams {
   text?: string;
   /** custom: raw bytes as hex, for a binary protocol. */
   hex?: string;
-  /** The unit's identifier (IMEI), filled in by the dispatcher for protocols whose commands name it (H02, Meitrack, Suntech). */
+  /** The unit's identifier (IMEI or the protocol's id), filled in by the dispatcher for protocols whose commands name it (H02, Meitrack, Suntech, GPS103, TK103). */
   identity?: string;
 }
 

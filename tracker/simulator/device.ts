@@ -4,6 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
 import { gl200Alarm, gl200Position } from './frames/gl200.js';
+import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02CommandReply, h02Position } from './frames/h02.js';
 import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
@@ -12,10 +13,11 @@ import { osmandQueryString } from './frames/osmand.js';
 import { suntechAlarm, suntechPosition } from './frames/suntech.js';
 import { ruptelaIdentification, ruptelaPosition } from './frames/ruptela.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
+import { tk103Alarm, tk103Handshake, tk103LocateReply, tk103Position } from './frames/tk103.js';
 import { wialonLogin, wialonPosition } from './frames/wialon.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200' | 'jt808';
+export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200' | 'jt808' | 'gps103' | 'tk103';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -43,6 +45,11 @@ export class SimulatedDevice {
     this.route = start;
   }
 
+  /** TK103 units are known by a 12-character id: the IMEI's last 12 digits. */
+  get tk103Id(): string {
+    return this.imei.slice(-12);
+  }
+
   /** Plays a scenario over the next reports (speeding for a while, a fuel drop, one SOS). */
   play(scenario: Scenario): void {
     this.scenario = scenario;
@@ -61,6 +68,8 @@ export class SimulatedDevice {
     if (this.protocol === 'ruptela') socket.write(ruptelaIdentification(this.imei));
     if (this.protocol === 'wialon') socket.write(wialonLogin(this.imei));
     if (this.protocol === 'jt808') socket.write(Buffer.concat([jt808Register(this.imei, this.serial++), jt808Auth(this.imei, this.imei, this.serial++)]));
+    if (this.protocol === 'gps103') socket.write(gps103Handshake(this.imei));
+    if (this.protocol === 'tk103') socket.write(tk103Handshake(this.tk103Id));
   }
 
   close(): void {
@@ -108,6 +117,12 @@ export class SimulatedDevice {
       case 'jt808':
         this.socket?.write(jt808Position(this.imei, fix, { ...state, alarm }, this.serial++));
         break;
+      case 'gps103':
+        this.socket?.write(alarm ? gps103Alarm(this.imei, fix, alarm, state) : gps103Position(this.imei, fix, state));
+        break;
+      case 'tk103':
+        this.socket?.write(alarm ? tk103Alarm(this.tk103Id, fix, alarm, state) : tk103Position(this.tk103Id, fix, state));
+        break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });
         const body = await res.text();
@@ -142,5 +157,8 @@ export class SimulatedDevice {
       this.commands.push(`${h02[1]},${h02[2]}`);
       this.socket?.write(h02CommandReply(this.imei, h02[1]!, h02[2] ? h02[2].split(',') : [], fix));
     }
+    // GPS103 "B" and TK103 AP00 ask for the position now.
+    if (this.protocol === 'gps103' && data.toString('latin1').endsWith(',B')) this.socket?.write(gps103Position(this.imei, fix));
+    if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.tk103Id, fix));
   }
 }

@@ -1,13 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
+import { gps103 } from '../../../tracker/protocols/gps103/index.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
 import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
+import { tk103 } from '../../../tracker/protocols/tk103/index.js';
 import type { Protocol } from '../../../tracker/protocols/types.js';
+import { gps103Alarm, gps103CellReport, gps103Handshake, gps103Heartbeat, gps103Position } from '../../../tracker/simulator/frames/gps103.js';
 import { gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
 import { teltonikaAvl, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
+import { tk103Alarm, tk103Handshake, tk103Login, tk103Position } from '../../../tracker/simulator/frames/tk103.js';
 
 const fix = { time: new Date('2024-02-03T04:05:06Z'), lat: 48.8584, lng: 2.2945, speed: 12, heading: 33 };
 
@@ -27,6 +31,14 @@ const streams: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
   meitrack: {
     protocol: meitrack,
     frames: [meitrackPosition('861234567890123', fix), meitrackHeartbeat('861234567890123'), meitrackCommandReply('861234567890123', 'C01,OK')],
+  },
+  gps103: {
+    protocol: gps103,
+    frames: [gps103Handshake('864502031234567'), gps103Position('864502031234567', fix), gps103Heartbeat('864502031234567'), gps103Alarm('864502031234567', fix, 'sos'), gps103CellReport('864502031234567', fix.time, 0x1f, 0x2e)],
+  },
+  tk103: {
+    protocol: tk103,
+    frames: [tk103Handshake('013912345678'), tk103Login('013912345678', '359710012345678', fix), tk103Position('013912345678', fix), tk103Alarm('013912345678', fix, 'sos')],
   },
 };
 
@@ -96,6 +108,35 @@ describe('oversize frames', () => {
     const { out, skipped } = feed(h02, [runaway, good], 512);
     expect(out).toEqual([good]);
     expect(skipped).toBe(runaway.length);
+  });
+
+  it('gps103: a message without its terminator within the cap is dropped', () => {
+    const runaway = Buffer.from('imei:864502031234567,tracker,' + '1'.repeat(600), 'latin1');
+    const good = gps103Position('864502031234567', fix);
+    const { out, skipped } = feed(gps103, [runaway, good], 512);
+    expect(out).toEqual([good]);
+    expect(skipped).toBe(runaway.length);
+  });
+
+  it('tk103: a frame without its closing parenthesis within the cap is dropped', () => {
+    const runaway = Buffer.from('(013912345678BR00' + '0'.repeat(600), 'latin1');
+    const good = tk103Position('013912345678', fix);
+    const { out, skipped } = feed(tk103, [runaway, good], 512);
+    expect(out).toEqual([good]);
+    expect(skipped).toBe(runaway.length);
+  });
+
+  const floods: [string, Protocol, number, Buffer][] = [
+    ['gps103', gps103, 0x31, gps103Position('864502031234567', fix)],
+    ['tk103', tk103, 0x28, tk103Position('013912345678', fix)],
+  ];
+  it.each(floods)('%s: a long run of bytes that each could start a frame is skipped in linear time', (_name, protocol, byte, good) => {
+    const started = Date.now();
+    const chunks = Array.from({ length: 256 }, () => Buffer.alloc(4096, byte));
+    const { out, skipped } = feed(protocol, [...chunks, Buffer.from(';)'), good], 65536);
+    expect(out.at(-1)).toEqual(good);
+    expect(skipped).toBeGreaterThan(1_000_000 - 65536);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

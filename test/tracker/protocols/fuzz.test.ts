@@ -4,6 +4,7 @@
 // in the mix must decode to their fix.
 import { describe, expect, it } from '@jest/globals';
 import { gl200 } from '../../../tracker/protocols/gl200/index.js';
+import { gps103 } from '../../../tracker/protocols/gps103/index.js';
 import { gt06 } from '../../../tracker/protocols/gt06/index.js';
 import { h02 } from '../../../tracker/protocols/h02/index.js';
 import { meitrack } from '../../../tracker/protocols/meitrack/index.js';
@@ -15,6 +16,8 @@ import { teltonika } from '../../../tracker/protocols/teltonika/index.js';
 import { wialon } from '../../../tracker/protocols/wialon/index.js';
 import type { DecodeResult, Protocol } from '../../../tracker/protocols/types.js';
 import { gl200Alarm, gl200Binary, gl200CommandAck, gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
+import { tk103 } from '../../../tracker/protocols/tk103/index.js';
+import { gps103Alarm, gps103CellReport, gps103Handshake, gps103Heartbeat, gps103Position } from '../../../tracker/simulator/frames/gps103.js';
 import { gt06Alarm, gt06CommandReply, gt06Heartbeat, gt06Login, gt06Position, gt06PositionLegacy } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02CommandReply, h02Heartbeat, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { meitrackAlarm, meitrackCommandReply, meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/frames/meitrack.js';
@@ -24,6 +27,7 @@ import { suntechAlarm, suntechCommandReply, suntechHeartbeat, suntechPosition } 
 import { ruptelaCommandReply, ruptelaHeartbeat, ruptelaIdentification, ruptelaPosition, ruptelaRecord, ruptelaRecords } from '../../../tracker/simulator/frames/ruptela.js';
 import { teltonikaAvl, teltonikaCommandResponse, teltonikaHandshake, teltonikaRecord } from '../../../tracker/simulator/frames/teltonika.js';
 import { wialonBlackBox, wialonLogin, wialonMessage, wialonPosition, wialonShortPosition } from '../../../tracker/simulator/frames/wialon.js';
+import { tk103Alarm, tk103Handshake, tk103LocateReply, tk103Login, tk103Position } from '../../../tracker/simulator/frames/tk103.js';
 import { prng } from './helpers.js';
 
 const ITERATIONS = 100_000;
@@ -120,6 +124,32 @@ const seeds: Record<string, { protocol: Protocol; frames: Buffer[] }> = {
       jt808Position('864507033191520', fix, { ignition: true, fuelLevel: 30, alarm: 'sos' }),
       jt808CommandAnswer('864507033191520', 5, 0x8105),
       Buffer.from('(864507033191520,1,001,ELOCK,3,OK)', 'latin1'),
+    ],
+  },
+  gps103: {
+    protocol: gps103,
+    frames: [
+      gps103Handshake('123456789012345'),
+      gps103Heartbeat('123456789012345'),
+      gps103Position('123456789012345', fix, { ignition: true, fuelLevel: 20 }),
+      gps103Alarm('123456789012345', fix, 'sos'),
+      gps103CellReport('123456789012345', fix.time, 0x10, 0x20),
+      Buffer.from('imei:123456789012345,OBD,220910111213,1000,1.5,8.2,12,60,30.0%,+80,10.0%,2000,13.8,P0300,,;', 'latin1'),
+      Buffer.from('imei:123456789012345,Unit,---,------,----,111213,100922,20,1,51.50070,-0.12460,040,300,0020,0.9,07,1,0,---,*', 'latin1'),
+    ],
+  },
+  tk103: {
+    protocol: tk103,
+    frames: [
+      tk103Handshake('012345678901'),
+      tk103Login('012345678901', '123456789012345', fix),
+      tk103Position('012345678901', fix, { ignition: true }),
+      tk103Alarm('012345678901', fix, 'sos'),
+      tk103LocateReply('012345678901', fix),
+      Buffer.from('(123456789012345,DW30,100922,A,5130.04200N,00007.47600W,40.0,111213,300.00,20.0,7)', 'latin1'),
+      Buffer.from('(123456789012345,DW51,234,15,6699,15437,1,a0:b1:c2:d3:e4:f5*-61*6,100922,111213)', 'latin1'),
+      Buffer.from('(123456789012345,ZC03,100922,111213,$OK (done)$)', 'latin1'),
+      Buffer.from('(012345678901BS51,90:F401E0019475E803,91:100E0CE40C03,96:01424344)', 'latin1'),
     ],
   },
 };

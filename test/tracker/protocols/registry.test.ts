@@ -5,6 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import { parseTrackerConfig, PROTOCOL_PORTS, portSetting } from '../../../shared/config.js';
 import { PROTOCOLS } from '../../../tracker/protocols/registry.js';
 import { gl200Heartbeat, gl200Position } from '../../../tracker/simulator/frames/gl200.js';
+import { gps103Handshake, gps103Heartbeat, gps103Position } from '../../../tracker/simulator/frames/gps103.js';
 import { gt06Login, gt06Position } from '../../../tracker/simulator/frames/gt06.js';
 import { h02Binary, h02Position } from '../../../tracker/simulator/frames/h02.js';
 import { jt808Register } from '../../../tracker/simulator/frames/jt808.js';
@@ -12,6 +13,7 @@ import { meitrackHeartbeat, meitrackPosition } from '../../../tracker/simulator/
 import { ruptelaIdentification, ruptelaPosition } from '../../../tracker/simulator/frames/ruptela.js';
 import { suntechHeartbeat, suntechPosition } from '../../../tracker/simulator/frames/suntech.js';
 import { teltonikaHandshake } from '../../../tracker/simulator/frames/teltonika.js';
+import { tk103Handshake, tk103Login, tk103Position } from '../../../tracker/simulator/frames/tk103.js';
 import { wialonLogin, wialonShortPosition } from '../../../tracker/simulator/frames/wialon.js';
 
 describe('protocol ports', () => {
@@ -40,6 +42,8 @@ const FIRST_FRAMES: Record<string, Buffer[]> = {
   ruptela: [ruptelaIdentification('356307042441013'), ruptelaPosition('356307042441021', fix)],
   wialon: [wialonLogin('861230043209218'), wialonLogin('4405', 'NA', '1.1'), wialonShortPosition(fix, '1.1')],
   jt808: [jt808Register('864507033191520')],
+  gps103: [gps103Handshake('864502031234567'), gps103Heartbeat('864502031234567'), gps103Position('864502031234567', fix)],
+  tk103: [tk103Handshake('013912345678'), tk103Login('013912345678', '359710012345678', fix), tk103Position('013912345678', fix)],
   gl200: [gl200Position('864502031234567', fix), gl200Heartbeat('864502031234567', fix.time), Buffer.from('+EVT\x0c\x00\xfc\x1f', 'latin1')],
 };
 

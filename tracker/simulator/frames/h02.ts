@@ -30,7 +30,7 @@ function ddmmyy(t: Date): string {
 }
 
 /** Degrees to DDMM.MMMM (DDDMM.MMMM for longitude). */
-function degMin(value: number, degreeDigits: number): string {
+export function degMin(value: number, degreeDigits: number): string {
   const abs = Math.abs(value);
   let degrees = Math.floor(abs);
   let minutes = Number(((abs - degrees) * 60).toFixed(4));
