@@ -104,6 +104,10 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     ownDevice(req);
     res.json({ data: [{ lat: 48.85, lng: 2.35, speed: 10, heading: 90, timestamp: '2026-01-01T12:00:00.000Z' }], ...echo(req) });
   });
+  app.get(`${v1}/devices/:id/commands/types`, (req, res) => {
+    ownDevice(req);
+    res.json({ protocol: 'gt06', types: ['locate', 'engineStop'], ...echo(req) });
+  });
   app.get(`${v1}/devices/:id/commands/:commandId`, (req, res) => {
     ownDevice(req);
     res.json({ data: { id: req.params.commandId, status: 'queued' }, ...echo(req) });
@@ -122,6 +126,8 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     ['get', `${v1}/events`, 200, null],
     ['get', `${v1}/settings`, 200, null],
     ['patch', `${v1}/settings`, 200, null],
+    ['get', `${v1}/devices/:id/commands`, 200, ownDevice],
+    ['post', `${v1}/devices/:id/commands`, 200, ownDevice],
     ['get', `${v1}/devices/:id/driver`, 200, ownDevice],
     ['put', `${v1}/devices/:id/driver`, 200, ownDevice],
     ['get', `${v1}/devices/:id/settings`, 200, ownDevice],
