@@ -4,7 +4,7 @@
 import type { Telemetry } from '../../positions/telemetry.js';
 import { crc16Kermit } from '../crc.js';
 import { emptyWhenTruncated, Reader } from '../reader.js';
-import { atLastFix, lastFix, rememberFix } from '../teltonika/last-fix.js';
+import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { driverId, mapIo, SIGNED_IDS } from './io.js';
 import { MSG, recordsAnswer, serverPacket } from './messages.js';

@@ -10,7 +10,7 @@ import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { decodeGh3000 } from './gh3000.js';
 import { applyIo, ioValue } from './io.js';
-import { lastFix, rememberFix } from './last-fix.js';
+import { lastFix, rememberFix } from '../last-fix.js';
 import { fmbNetwork } from './network.js';
 import { decodeResponse } from './responses.js';
 

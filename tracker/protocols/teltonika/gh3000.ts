@@ -8,7 +8,7 @@ import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
 import type { Reader } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
 import { ioValue } from './io.js';
-import { atLastFix, type LastFix } from './last-fix.js';
+import { atLastFix, type LastFix } from '../last-fix.js';
 import { cellTower } from './network.js';
 
 const EPOCH_2007 = Date.UTC(2007, 0, 1) / 1000;

@@ -7,7 +7,7 @@
 import type { Reader } from '../reader.js';
 import type { Telemetry } from '../../positions/telemetry.js';
 import type { DecodeResult } from '../types.js';
-import { atLastFix, type LastFix } from './last-fix.js';
+import { atLastFix, type LastFix } from '../last-fix.js';
 
 const TYPE_RESPONSE = 0x06;
 const TYPE_CAMERA = 0x0d;

@@ -6,7 +6,7 @@
 import type { Telemetry } from '../../positions/telemetry.js';
 import { crc16Ibm } from '../crc.js';
 import { utcDate } from '../reader.js';
-import { atLastFix, lastFix, rememberFix } from '../teltonika/last-fix.js';
+import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { applyParams } from './params.js';
 

@@ -1,7 +1,7 @@
 // The newest valid fix a connection has reported, kept in its protocol state. Messages without
 // a location of their own (command responses, Codec 7 records without GPS data) are placed
 // there, as not valid, so they never move the device.
-import type { DecodedPosition, ProtocolState } from '../types.js';
+import type { DecodedPosition, ProtocolState } from './types.js';
 
 export type LastFix = Pick<DecodedPosition, 'deviceTime' | 'lat' | 'lng' | 'heading' | 'altitude'>;
 
