@@ -190,7 +190,7 @@ export async function run(): Promise<void> {
     // Each unit's latest telemetry as a GT06 with an odometer reports it: five keys, each with its time.
     const time = new Date().toISOString();
     const latest = Object.fromEntries(Object.entries({ ignition: true, batteryLevel: 87, power: 12.4, odometer: 123456.7, engineHours: 9000 }).map(([key, value]) => [key, { value, time }]));
-    await db.query('INSERT INTO device_telemetry (device_id, telemetry) SELECT id, $2 FROM devices WHERE account_id = $1', [fleet, JSON.stringify(latest)]);
+    await db.query('UPDATE devices SET telemetry = $2 WHERE account_id = $1', [fleet, JSON.stringify(latest)]);
     await db.query('ANALYZE');
 
     const settings = { ...keys.env, DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS };

@@ -88,11 +88,13 @@ describe.each(ENGINES)('computed counters and kill -9 on %s', (engine) => {
         expect(r.attributes.engineHours).toBe(i);
         expect(Math.abs(r.attributes.odometer - distance)).toBeLessThan(1 + distance * 0.001);
       });
-      const counters = await check.query<{ odometer: number; engine_hours: number }>('SELECT odometer, engine_hours FROM device_counters WHERE device_id = $1', [device]);
-      expect(counters).toEqual([{ odometer: rows.at(-1)!.attributes.odometer, engine_hours: FRAMES - 1 }]);
-      const [latest] = await check.query<{ telemetry: unknown }>('SELECT telemetry FROM device_telemetry WHERE device_id = $1', [device]);
+      const [state] = await check.query<{ odometer: number; engine_hours: number; telemetry: string }>(
+        'SELECT counter_odometer AS odometer, counter_engine_hours AS engine_hours, telemetry FROM devices WHERE id = $1',
+        [device],
+      );
+      expect({ odometer: state!.odometer, engine_hours: state!.engine_hours }).toEqual({ odometer: rows.at(-1)!.attributes.odometer, engine_hours: FRAMES - 1 });
       const time = new Date(base + (FRAMES - 1) * 1000).toISOString();
-      expect(latest!.telemetry).toEqual({ ignition: { value: true, time }, odometer: { value: rows.at(-1)!.attributes.odometer, time }, engineHours: { value: FRAMES - 1, time } });
+      expect(JSON.parse(state!.telemetry)).toEqual({ ignition: { value: true, time }, odometer: { value: rows.at(-1)!.attributes.odometer, time }, engineHours: { value: FRAMES - 1, time } });
     } finally {
       await check.close();
     }

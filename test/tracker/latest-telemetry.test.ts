@@ -73,11 +73,11 @@ describe.each<Engine>(['postgres', 'pglite'])('on %s', (engine) => {
     expect(d.telemetry.alarm!.value).toBe('sos');
     // No device time in a report without a fix: the time it was received stands in.
     expect(Date.parse(d.telemetry.batteryLevel!.time)).toBeGreaterThanOrEqual(before - 1000);
-    const [row] = await f.tracker.ctx.db.query<{ alarms: { value: string }[] }>('SELECT alarms FROM device_telemetry WHERE device_id = $1', [id]);
+    const [row] = await f.tracker.ctx.db.query<{ alarms: { value: string }[] }>('SELECT alarms FROM devices WHERE id = $1', [id]);
     expect(row!.alarms.map((a) => a.value)).toEqual(['sos', 'powerCut']);
     // A re-sent alarm is listed once.
     await report('359633100007003', { alarm: 'powerCut' }, { minute: 0 });
-    const [again] = await f.tracker.ctx.db.query<{ alarms: { value: string }[] }>('SELECT alarms FROM device_telemetry WHERE device_id = $1', [id]);
+    const [again] = await f.tracker.ctx.db.query<{ alarms: { value: string }[] }>('SELECT alarms FROM devices WHERE id = $1', [id]);
     expect(again!.alarms.map((a) => a.value)).toEqual(['sos', 'powerCut']);
   });
 });

@@ -12,8 +12,8 @@ const jsonNumber = (column: string) => `CASE WHEN ${finite(column)} THEN ${colum
 
 /**
  * A device as the API shows it: a device that never reported has no position and speed 0. Its
- * latest telemetry is stored in the shape shown, and as text (positions/latest-telemetry.ts), so it
- * is copied.
+ * latest telemetry is stored as JSON text in the shape shown (positions/device-state.ts), so it is
+ * copied.
  * Built by string concatenation (half the time of json_build_object for large lists); ids, IMEIs
  * and statuses are plain ASCII by their constraints, names and plates are escaped by to_json.
  */
@@ -21,21 +21,19 @@ const DEVICE_JSON = `'{"id":"' || id || '","name":' || to_json(name) || ',"plate
   ',"imei":"' || imei || '","status":"' || status || '","speed":' || CASE WHEN last_lat IS NULL THEN '0' ELSE ${jsonNumber('last_speed')} END ||
   ',"position":' || CASE WHEN last_lat IS NULL OR NOT (${finite('last_lat')} AND ${finite('last_lng')}) THEN 'null' ELSE '{"lat":' || last_lat || ',"lng":' || last_lng || '}' END ||
   ',"lastUpdate":' || CASE WHEN last_update IS NULL THEN 'null' ELSE '"' || ${isoSql('last_update')} || '"' END ||
-  ',"telemetry":' || coalesce(shown, '{}') || '}'`;
-
-const DEVICES = 'devices LEFT JOIN device_telemetry ON device_id = id';
+  ',"telemetry":' || telemetry || '}'`;
 
 /** The account's devices as a JSON array, and how many there are. */
 export async function devicesJson(db: Queryable, accountId: string): Promise<{ json: string; count: number }> {
   const rows = await db.query<{ json: string; count: number }>(
-    `SELECT '[' || coalesce(string_agg(${DEVICE_JSON}, ',' ORDER BY id), '') || ']' AS json, count(*)::int AS count FROM ${DEVICES} WHERE account_id = $1`,
+    `SELECT '[' || coalesce(string_agg(${DEVICE_JSON}, ',' ORDER BY id), '') || ']' AS json, count(*)::int AS count FROM devices WHERE account_id = $1`,
     [accountId],
   );
   return rows[0]!;
 }
 
 export async function deviceJson(db: Queryable, accountId: string, id: string): Promise<string | null> {
-  const rows = await db.query<{ json: string }>(`SELECT ${DEVICE_JSON} AS json FROM ${DEVICES} WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  const rows = await db.query<{ json: string }>(`SELECT ${DEVICE_JSON} AS json FROM devices WHERE account_id = $1 AND id = $2`, [accountId, id]);
   return rows[0]?.json ?? null;
 }
 

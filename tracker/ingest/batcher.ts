@@ -1,14 +1,16 @@
 // Batched, durable position writes. Connections hand in positions (and reports without a fix) and
-// wait; one transaction passes everything gathered since the last flush through the position
-// filters and counters (positions/sequence.ts), stores it with the devices' latest telemetry
-// (positions/latest-telemetry.ts) and judges it for events, and only after COMMIT are the waiters
-// released to send their ACKs. A write the database refuses is split by waiter and retried, so one
+// wait; one transaction locks the devices' state (positions/device-state.ts), passes everything
+// gathered since the last flush through the position filters and counters (positions/sequence.ts),
+// stores it, merges the devices' latest telemetry (positions/latest-telemetry.ts), writes the state
+// back and judges the batch for events, and only after COMMIT are the waiters released to send their
+// ACKs. A write the database refuses is split by waiter and retried, so one
 // device's unusable frame fails that frame alone; when the database is unreachable every waiter is
 // rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { FilterReason } from '../positions/filters.js';
-import { storeLatestTelemetry } from '../positions/latest-telemetry.js';
+import { lockDeviceStates, saveDeviceStates } from '../positions/device-state.js';
+import { mergeLatest } from '../positions/latest-telemetry.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
 import { sequence, type SequenceSettings } from '../positions/sequence.js';
 import type { Db, Queryable } from '../storage/db.js';
@@ -112,11 +114,13 @@ export class PositionBatcher {
     const rows = waiters.flatMap((w) => w.rows);
     try {
       const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
-        const sequenced = await sequence(tx, rows, this.options.sequence);
+        const reports = waiters.flatMap((w) => w.reports);
+        const states = await lockDeviceStates(tx, [...rows.map((r) => r.deviceId), ...reports.map((r) => r.deviceId)]);
+        const sequenced = sequence(rows, states, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
         const judged = stored.filter((r) => !r.filtered);
-        const reports = waiters.flatMap((w) => w.reports);
-        await storeLatestTelemetry(tx, judged, reports);
+        mergeLatest(states, judged, reports);
+        await saveDeviceStates(tx, states.values());
         await this.onStored?.(tx, judged, reports);
         return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped };
       });

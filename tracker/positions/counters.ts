@@ -7,7 +7,7 @@
 import type { DecodedPosition } from '../protocols/types.js';
 import { metresBetween, type Fix } from './distance.js';
 
-/** A device's running state, stored in device_counters with the positions it derives from. */
+/** A device's running state, stored in its devices row with the positions it derives from. */
 export interface Counters {
   /** Device time of the last report counted; older reports (late records) are not counted. */
   time: Date | null;

@@ -1,11 +1,12 @@
 // Each device's latest telemetry: per key the newest value and the device time it was reported at
 // (a battery level reported an hour ago and an ignition reported now each keep their own age), and
-// the last few alarms. Written in the batch's transaction from the positions it stored (flagged ones
-// excluded) and from the reports without a fix, so what a device was ACKed for is there after a
-// crash. One statement per batch: the batch is merged per device here, the database keeps a key's
-// value only when it is not older than the one it has (a late record changes nothing newer).
+// the last few alarms. Merged into the device's state (positions/device-state.ts) from the positions
+// a batch stored (flagged ones excluded) and from the reports without a fix, and written in the
+// batch's transaction, so what a device was ACKed for is there after a crash. A key keeps its value
+// when the one reported is older (a late record changes nothing newer).
 import type { DeviceReport } from '../events/engine.js';
 import type { Queryable } from '../storage/db.js';
+import type { DeviceState } from './device-state.js';
 import type { DevicePosition } from './repository.js';
 import { TELEMETRY, type Telemetry } from './telemetry.js';
 
@@ -33,54 +34,40 @@ export function carriesLatest(attributes: Telemetry): boolean {
   return LATEST_KEYS.some((k) => attributes[k] !== undefined);
 }
 
-function merge(into: LatestTelemetry, attributes: Telemetry, time: string): void {
+/** True when `into` changed. */
+function merge(into: LatestTelemetry, attributes: Telemetry, time: string): boolean {
+  let changed = false;
   for (const key of LATEST_KEYS) {
     const value = attributes[key];
     if (value === undefined) continue;
     const held = into.telemetry[key];
-    if (!held || held.time <= time) (into.telemetry as Record<string, Reported>)[key] = { value, time };
+    if (held && held.time > time) continue;
+    (into.telemetry as Record<string, Reported>)[key] = { value, time };
+    changed = true;
   }
-  if (attributes.alarm !== undefined && !into.alarms.some((a) => a.time === time && a.value === attributes.alarm)) into.alarms.push({ value: attributes.alarm, time });
+  const alarm = attributes.alarm;
+  if (alarm !== undefined && !into.alarms.some((a) => a.time === time && a.value === alarm)) {
+    into.alarms = [...into.alarms, { value: alarm, time }].sort((x, y) => (x.time < y.time ? 1 : x.time > y.time ? -1 : 0)).slice(0, ALARMS_KEPT);
+    changed = true;
+  }
+  return changed;
 }
 
 /**
- * Stores what the batch's positions (already stored, not flagged) and reports say. A report without
- * a fix carries no device time: the time it was received stands in.
+ * Merges what the batch's positions (stored, not flagged) and reports say into their devices'
+ * states. A report without a fix carries no device time: the time it was received stands in.
  */
-export async function storeLatestTelemetry(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[]): Promise<void> {
-  const byDevice = new Map<string, LatestTelemetry>();
-  const of = (deviceId: string) => {
-    let latest = byDevice.get(deviceId);
-    if (!latest) byDevice.set(deviceId, (latest = { telemetry: {}, alarms: [] }));
-    return latest;
+export function mergeLatest(states: Map<string, DeviceState>, positions: readonly DevicePosition[], reports: readonly DeviceReport[]): void {
+  const into = (deviceId: string, attributes: Telemetry, time: () => Date) => {
+    const state = states.get(deviceId);
+    if (state && carriesLatest(attributes) && merge(state.latest, attributes, time().toISOString())) state.changed.latest = true;
   };
-  for (const r of positions) if (carriesLatest(r.position.attributes)) merge(of(r.deviceId), r.position.attributes, r.position.deviceTime.toISOString());
-  for (const r of reports) if (carriesLatest(r.attributes)) merge(of(r.deviceId), r.attributes, r.receivedAt.toISOString());
-  if (byDevice.size === 0) return;
-  // In id order, so two processes writing the same devices take their row locks in the same order.
-  const ids = [...byDevice.keys()].sort();
-  const rows = ids.map((id) => byDevice.get(id)!);
-  await tx.query(
-    `INSERT INTO device_telemetry AS d (device_id, telemetry, alarms)
-     SELECT * FROM unnest($1::text[], $2::jsonb[], $3::jsonb[])
-     ON CONFLICT (device_id) DO UPDATE SET
-       telemetry = d.telemetry || (
-         SELECT coalesce(jsonb_object_agg(n.key, n.value), '{}') FROM jsonb_each(excluded.telemetry) n
-         WHERE NOT d.telemetry ? n.key OR (d.telemetry -> n.key ->> 'time')::timestamptz <= (n.value ->> 'time')::timestamptz),
-       alarms = CASE WHEN excluded.alarms = '[]' THEN d.alarms ELSE (
-         SELECT jsonb_agg(a ORDER BY (a ->> 'time')::timestamptz DESC) FROM (
-           SELECT a FROM (SELECT DISTINCT a FROM jsonb_array_elements(d.alarms || excluded.alarms) a) u
-           ORDER BY (a ->> 'time')::timestamptz DESC LIMIT ${ALARMS_KEPT}) kept) END`,
-    [ids, rows.map((r) => JSON.stringify(r.telemetry)), rows.map((r) => JSON.stringify(newestAlarms(r.alarms)))],
-  );
-}
-
-function newestAlarms(alarms: Reported<string>[]): Reported<string>[] {
-  return alarms.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0)).slice(0, ALARMS_KEPT);
+  for (const r of positions) into(r.deviceId, r.position.attributes, () => r.position.deviceTime);
+  for (const r of reports) into(r.deviceId, r.attributes, () => r.receivedAt);
 }
 
 /** A device's latest telemetry; empty for one that never reported any. */
 export async function latestTelemetry(db: Queryable, deviceId: string): Promise<LatestTelemetry> {
-  const [row] = await db.query<LatestTelemetry>('SELECT telemetry, alarms FROM device_telemetry WHERE device_id = $1', [deviceId]);
-  return row ?? { telemetry: {}, alarms: [] };
+  const [row] = await db.query<{ telemetry: string; alarms: LatestTelemetry['alarms'] }>('SELECT telemetry, alarms FROM devices WHERE id = $1', [deviceId]);
+  return row ? { telemetry: JSON.parse(row.telemetry) as LatestTelemetry['telemetry'], alarms: row.alarms } : { telemetry: {}, alarms: [] };
 }

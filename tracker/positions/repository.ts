@@ -11,10 +11,10 @@ export interface DevicePosition {
 }
 
 /**
- * Stores a batch of positions from any devices in one statement, and moves each device's current
- * position forward: only valid fixes that no filter flagged, only forward in time. A record already stored (same device
- * and time, as when a device re-sends after a lost ACK) is skipped. Returns the rows that were new
- * (the first of any repeated within the batch), which are the ones events are judged on.
+ * Stores a batch of positions from any devices in one statement (the devices' current positions move
+ * with their state, positions/device-state.ts). A record already stored (same device and time, as
+ * when a device re-sends after a lost ACK) is skipped. Returns the rows that were new (the first of
+ * any repeated within the batch), which are the ones events are judged on.
  */
 export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<DevicePosition[]> {
   if (rows.length === 0) return [];
@@ -38,22 +38,7 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
     ],
   );
   const fresh = new Set(inserted.map((r) => `${r.device_id} ${r.device_time.getTime()}`));
-  const stored = rows.filter((r) => fresh.delete(`${r.deviceId} ${r.position.deviceTime.getTime()}`));
-  const latest = new Map<string, DecodedPosition>();
-  for (const r of rows) {
-    const seen = latest.get(r.deviceId);
-    if (r.position.valid && !r.filtered && (!seen || seen.deviceTime < r.position.deviceTime)) latest.set(r.deviceId, r.position);
-  }
-  if (latest.size === 0) return stored;
-  const ids = [...latest.keys()];
-  const last = [...latest.values()];
-  await db.query(
-    `UPDATE devices d SET last_lat = u.lat, last_lng = u.lng, last_speed = u.speed, last_heading = u.heading, last_update = u.t
-     FROM unnest($1::text[], $2::timestamptz[], $3::float8[], $4::float8[], $5::float8[], $6::float8[]) AS u(id, t, lat, lng, speed, heading)
-     WHERE d.id = u.id AND (d.last_update IS NULL OR d.last_update < u.t)`,
-    [ids, last.map((x) => x.deviceTime.toISOString()), last.map((x) => x.lat), last.map((x) => x.lng), last.map((x) => x.speed), last.map((x) => x.heading)],
-  );
-  return stored;
+  return rows.filter((r) => fresh.delete(`${r.deviceId} ${r.position.deviceTime.getTime()}`));
 }
 
 /**

@@ -1,9 +1,8 @@
-// Each device's reports in time order, in the batch's transaction, before they are stored: the
-// filters judge them against the device's previous valid fix (its current position), and the
-// counters run on from the stored state. The device rows are locked first, in id order, so two
-// trackers writing for one device take turns and a stretch is never counted twice or lost.
-import type { Queryable } from '../storage/db.js';
-import { advance, type Counters } from './counters.js';
+// Each device's reports in time order, before they are stored: the filters judge them against the
+// device's previous valid fix (its current position), and the counters run on from the device's
+// state (positions/device-state.ts, read and locked in the batch's transaction).
+import { advance } from './counters.js';
+import type { DeviceState } from './device-state.js';
 import type { Fix } from './distance.js';
 import { filterReason, type FilterSettings, type FlagReason } from './filters.js';
 import type { DevicePosition } from './repository.js';
@@ -21,43 +20,26 @@ export interface Sequenced {
   dropped: FlagReason[];
 }
 
-interface StateRow {
-  id: string;
-  last_lat: number | null;
-  last_lng: number | null;
-  last_update: Date | null;
-  report_time: Date | null;
-  odometer: number | null;
-  engine_hours: number | null;
-  ignition: boolean | null;
-}
-
-const STATE = `
-  SELECT d.id, d.last_lat, d.last_lng, d.last_update, c.report_time, c.odometer, c.engine_hours, c.ignition
-  FROM devices d LEFT JOIN device_counters c ON c.device_id = d.id
-  WHERE d.id = ANY($1) ORDER BY d.id FOR UPDATE OF d`;
-
-export async function sequence(tx: Queryable, rows: DevicePosition[], settings: SequenceSettings, now = Date.now()): Promise<Sequenced> {
-  if (rows.length === 0) return { rows, dropped: [] };
-  const states = await tx.query<StateRow>(STATE, [[...new Set(rows.map((r) => r.deviceId))].sort()]);
+/**
+ * Filters and counts `rows` against their devices' `states`, moving each state's counters and current
+ * position on. Rows of a device without a state are left as they are.
+ */
+export function sequence(rows: DevicePosition[], states: Map<string, DeviceState>, settings: SequenceSettings, now = Date.now()): Sequenced {
   const out: (DevicePosition | null)[] = [...rows];
   const dropped: FlagReason[] = [];
-  const saved: { id: string; counters: Counters }[] = [];
-  const byDevice = new Map<string, { row: DevicePosition; i: number }[]>();
+  const byDevice = new Map<string, number[]>();
   rows.forEach((row, i) => {
     const list = byDevice.get(row.deviceId);
-    if (list) list.push({ row, i });
-    else byDevice.set(row.deviceId, [{ row, i }]);
+    if (list) list.push(i);
+    else byDevice.set(row.deviceId, [i]);
   });
-  for (const state of states) {
-    const mine = byDevice.get(state.id)!;
-    mine.sort((a, b) => a.row.position.deviceTime.getTime() - b.row.position.deviceTime.getTime());
-    let previous: Fix | null =
-      state.last_update && Number.isFinite(state.last_lat) && Number.isFinite(state.last_lng) ? { lat: state.last_lat!, lng: state.last_lng!, time: state.last_update } : null;
-    // A device from before the counters starts counting after its current position.
-    let counters: Counters = { time: state.report_time ?? state.last_update, odometer: state.odometer, engineHours: state.engine_hours, ignition: state.ignition };
-    const counted = counters.time;
-    for (const { row, i } of mine) {
+  for (const [id, mine] of byDevice) {
+    const state = states.get(id);
+    if (!state) continue;
+    if (mine.length > 1) mine.sort((a, b) => rows[a]!.position.deviceTime.getTime() - rows[b]!.position.deviceTime.getTime());
+    let previous: Fix | null = state.current;
+    for (const i of mine) {
+      const row = rows[i]!;
       const p = row.position;
       const reason = filterReason(p, previous, settings.filters, now);
       if (reason) {
@@ -67,28 +49,19 @@ export async function sequence(tx: Queryable, rows: DevicePosition[], settings: 
         } else out[i] = { ...row, filtered: reason };
         continue;
       }
-      if (counters.time && p.deviceTime <= counters.time) continue; // late or repeated: stored, not counted
-      const next = advance(counters, p, previous, settings.engineHoursMaxGapMs);
-      counters = next.counters;
+      if (p.valid && (!state.current || state.current.time < p.deviceTime)) {
+        state.current = { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, time: p.deviceTime };
+        state.changed.current = true;
+      }
+      const counted = state.counters.time;
+      if (counted && p.deviceTime <= counted) continue; // late or repeated: stored, not counted
+      const next = advance(state.counters, p, previous, settings.engineHoursMaxGapMs);
+      state.counters = next.counters;
+      state.changed.counters = true;
       const keys = Object.keys(next.computed);
       if (keys.length > 0) out[i] = { ...row, position: { ...p, attributes: { ...p.attributes, ...next.computed, computed: keys.join(',') } } };
       if (p.valid && (!previous || previous.time < p.deviceTime)) previous = { lat: p.lat, lng: p.lng, time: p.deviceTime };
     }
-    if (counters.time !== counted) saved.push({ id: state.id, counters });
-  }
-  if (saved.length > 0) {
-    await tx.query(
-      `INSERT INTO device_counters (device_id, report_time, odometer, engine_hours, ignition)
-       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::float8[], $4::float8[], $5::boolean[])
-       ON CONFLICT (device_id) DO UPDATE SET report_time = excluded.report_time, odometer = excluded.odometer, engine_hours = excluded.engine_hours, ignition = excluded.ignition`,
-      [
-        saved.map((s) => s.id),
-        saved.map((s) => s.counters.time!.toISOString()),
-        saved.map((s) => s.counters.odometer),
-        saved.map((s) => s.counters.engineHours),
-        saved.map((s) => s.counters.ignition),
-      ],
-    );
   }
   return { rows: out.filter((r): r is DevicePosition => r !== null), dropped };
 }
