@@ -6,6 +6,7 @@
 // device's unusable frame fails that frame alone; when the database is unreachable every waiter is
 // rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
+import { lockExistingDevices } from '../devices/repository.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { FilterReason } from '../positions/filters.js';
 import { storeLatestTelemetry } from '../positions/latest-telemetry.js';
@@ -49,6 +50,18 @@ export function refusedByData(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !UNAVAILABLE_CLASSES.has(code.slice(0, 2));
 }
+
+/**
+ * Reports of devices removed after their connection identified (the removal's notice to close it was
+ * still on its way): refused, so nothing is stored under an id that no longer exists.
+ */
+export class RemovedDevicesError extends Error {
+  constructor(readonly ids: ReadonlySet<string>) {
+    super(`device removed: ${[...ids].join(', ')}`);
+  }
+}
+
+const deviceIdsOf = (w: Waiter) => [...w.rows.map((r) => r.deviceId), ...w.reports.map((r) => r.deviceId)];
 
 export class PositionBatcher {
   private pending: Waiter[] = [];
@@ -109,9 +122,13 @@ export class PositionBatcher {
    * (events judged in a part commit with that part's positions), down to the single waiter at fault.
    */
   private async write(waiters: Waiter[]): Promise<void> {
+    if (waiters.length === 0) return;
     const rows = waiters.flatMap((w) => w.rows);
     try {
       const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
+        const ids = [...new Set(waiters.flatMap(deviceIdsOf))];
+        const existing = await lockExistingDevices(tx, ids);
+        if (existing.size < ids.length) throw new RemovedDevicesError(new Set(ids.filter((id) => !existing.has(id))));
         const sequenced = await sequence(tx, rows, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
         const judged = stored.filter((r) => !r.filtered);
@@ -127,6 +144,12 @@ export class PositionBatcher {
       this.countFiltered('duplicate', 'drop', kept - stored.length); // already stored: the key skipped them
       for (const w of waiters) w.resolve();
     } catch (err) {
+      if (err instanceof RemovedDevicesError) {
+        const refused = (w: Waiter) => deviceIdsOf(w).some((id) => err.ids.has(id));
+        for (const w of waiters.filter(refused)) w.reject(err);
+        await this.write(waiters.filter((w) => !refused(w)));
+        return;
+      }
       if (waiters.length > 1 && refusedByData(err)) {
         const half = Math.ceil(waiters.length / 2);
         await this.write(waiters.slice(0, half));
