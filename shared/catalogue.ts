@@ -43,7 +43,7 @@ export interface Operation {
   /** The request body's schema, by name; `required: false` when a call may send none. */
   body?: { schema: string; required: boolean };
   /** The success answer: its status, and the schema of its body (a page of them for `page`). */
-  response: { status: number; description: string; schema?: string; page?: 'cursor' | 'all' };
+  response: { status: number; description: string; schema?: string; page?: 'cursor' };
   /** Error statuses the operation can answer besides its success. */
   errors: readonly number[];
 }
@@ -97,8 +97,57 @@ const records = (operationId: string, path: string, what: string, action: string
   });
 
 export const OPERATIONS: readonly Operation[] = [
-  read({ operationId: 'listDevices', path: `${V1}/devices`, tag: 'devices', summary: 'List the units visible to the token', description: 'Every unit of the account, in one answer.', response: { status: 200, description: 'Units', schema: 'Device', page: 'all' }, errors: READ_ERRORS }),
+  read({
+    operationId: 'listDevices',
+    path: `${V1}/devices`,
+    tag: 'devices',
+    summary: 'List the units visible to the token',
+    description: 'Without `limit`, every unit of the account in one answer (no `nextCursor`). With it, pages in the same order (by id) with `nextCursor`: a walk sees each unit that exists throughout exactly once, while units are added or removed.',
+    query: 'DevicesQuery',
+    response: { status: 200, description: 'Units', schema: 'Device', page: 'cursor' },
+    errors: [400, ...READ_ERRORS],
+  }),
+  write('POST', {
+    operationId: 'createDevice',
+    path: `${V1}/devices`,
+    tag: 'devices',
+    summary: 'Register a unit',
+    description: 'Its identifier must not be registered yet, in this account or any other (409, naming the identifier only).',
+    body: { schema: 'DeviceInput', required: true },
+    response: { status: 201, description: 'The new unit', schema: 'Device' },
+    errors: [400, 401, 403, 409, 413, 415, 429, 500, 502],
+  }),
+  write('POST', {
+    operationId: 'createDevices',
+    path: `${V1}/devices/bulk`,
+    tag: 'devices',
+    summary: 'Register up to 500 units in one call',
+    description: 'Each item is judged on its own: valid ones with a free identifier are created, the others refused with their reason (400 invalid, 409 identifier taken or repeated in the request). The answer is 200 with one result per item, in request order; only a malformed envelope is a 400 for the whole call.',
+    body: { schema: 'DevicesBulkInput', required: true },
+    response: { status: 200, description: 'Per-item results', schema: 'DevicesBulkResult' },
+    errors: [400, 401, 403, 413, 415, 429, 500, 502],
+  }),
   read({ operationId: 'getDevice', path: `${V1}/devices/{id}`, tag: 'devices', summary: 'One unit', response: { status: 200, description: 'The unit', schema: 'Device' }, errors: [401, 403, 404, 429, 500, 502] }),
+  write('PATCH', {
+    operationId: 'updateDevice',
+    path: `${V1}/devices/{id}`,
+    tag: 'devices',
+    summary: "Change a unit's name, plate or identifier",
+    description: 'Fields left out are unchanged. A new identifier must not be registered yet (409); the connection of the old one is closed.',
+    body: { schema: 'DevicePatch', required: true },
+    response: { status: 200, description: 'The unit', schema: 'Device' },
+    errors: [400, 401, 403, 404, 409, 413, 415, 429, 500, 502],
+  }),
+  write('DELETE', {
+    operationId: 'deleteDevice',
+    path: `${V1}/devices/{id}`,
+    tag: 'devices',
+    summary: 'Remove a unit',
+    description: 'Removes the unit with its commands, events, alerts and settings; its connection is closed and its reports are refused from then on. `positions` says what becomes of its history, and the answer repeats it. Records created by inbound webhooks stay, no longer naming the unit; custom rules stop naming it (a rule left with no unit is disabled).',
+    query: 'DeleteDeviceQuery',
+    response: { status: 200, description: 'Removed', schema: 'DeviceRemoved' },
+    errors: [400, 401, 403, 404, 429, 500, 502],
+  }),
   read({
     operationId: 'listPositions',
     path: `${V1}/devices/{id}/positions`,

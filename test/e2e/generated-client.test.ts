@@ -1,7 +1,7 @@
 // An integrator's generated SDK works unchanged: openapi-typescript turns the served document into
 // types, a small client program written against them is type-checked by tsc (a type error fails the
 // test) and then runs a whole flow with openapi-fetch against real gateway and tracker processes:
-// units, history, locate and the command's status, alerts, and a geofence.
+// units, history, locate and the command's status, alerts, a geofence, and units provisioned, paged, changed and removed.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -48,12 +48,21 @@ const fence = must(await api.POST('/api/public/v1/geofences', { body: { name: 'D
 const again = must(await api.GET('/api/public/v1/geofences/{id}', { params: { path: { id: fence.id } } }));
 const removed = await api.DELETE('/api/public/v1/geofences/{id}', { params: { path: { id: fence.id } } });
 const gone = await api.GET('/api/public/v1/geofences/{id}', { params: { path: { id: fence.id } } });
+// Units provisioned through the API: one, a bulk of two (one refused), a page, a change, a removal.
+const truck = must(await api.POST('/api/public/v1/devices', { body: { name: 'Truck', imei: '359633100009012' } }));
+const bulk = must(await api.POST('/api/public/v1/devices/bulk', { body: { devices: [{ name: 'Truck 2', imei: '359633100009013', plate: 'T-2' }, { name: 'Again', imei: '359633100009012' }] } }));
+const statuses: number[] = bulk.results.map((r) => r.status);
+const firstPage = must(await api.GET('/api/public/v1/devices', { params: { query: { limit: 2 } } }));
+const renamed = must(await api.PATCH('/api/public/v1/devices/{id}', { params: { path: { id: truck.id } }, body: { name: 'Truck 1' } }));
+const dropped = must(await api.DELETE('/api/public/v1/devices/{id}', { params: { path: { id: truck.id }, query: { positions: 'remove' } } }));
 
 // The types are real, not any: these must not compile.
 // @ts-expect-error no such path
 void api.GET('/api/public/v1/trucks');
 // @ts-expect-error a geofence needs a name
 void api.POST('/api/public/v1/geofences', { body: { shape: { type: 'circle', center: { lat: 0, lng: 0 }, radius: 1 } } });
+// @ts-expect-error a unit needs its identifier
+void api.POST('/api/public/v1/devices', { body: { name: 'No id' } });
 // @ts-expect-error status is open or acknowledged
 void api.GET('/api/public/v1/alerts', { params: { query: { status: 'closed' } } });
 
@@ -69,6 +78,7 @@ console.log(JSON.stringify({
   fence: again.name,
   removed: removed.response.status,
   gone: [gone.response.status, gone.error?.code],
+  units2: { created: truck.imei, bulk: [bulk.created, ...statuses], page: firstPage.data.length, next: typeof firstPage.nextCursor, renamed: renamed.name, dropped: dropped.positions },
 }));
 `;
 
@@ -130,5 +140,6 @@ it('generates types from the served document, compiles a client against them and
     fence: 'Depot',
     removed: 204,
     gone: [404, 'not_found'],
+    units2: { created: '359633100009012', bulk: [1, 201, 409], page: 2, next: 'string', renamed: 'Truck 1', dropped: 'removed' },
   });
 }, 90_000);

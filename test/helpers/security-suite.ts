@@ -47,6 +47,9 @@ export interface SuiteContext {
 
 /** A valid body for each request schema the catalogue names, for the operations that require one. */
 const BODIES: Record<string, object> = {
+  DeviceInput: { name: 'Van', imei: '359633199900001' },
+  DevicePatch: { name: 'Van 2' },
+  DevicesBulkInput: { devices: [{ name: 'Van', imei: '359633199900002' }] },
   GeofenceInput: { name: 'Depot', shape: { type: 'circle', center: { lat: 52.52, lng: 13.405 }, radius: 150 } },
   DriverInput: { name: 'Ann Driver' },
   RuleInput: { name: 'Fast', severity: 'warning', condition: { '>': [{ var: 'speed' }, 100] } },

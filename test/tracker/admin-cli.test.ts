@@ -65,9 +65,9 @@ describe.each(['postgres', 'pglite'] as const)('admin CLI on %s', (engine) => {
   });
 
   test('unknown commands and options print usage and exit 2', async () => {
-    const r = await runCli(['devices', 'remove'], env);
+    const r = await runCli(['devices', 'destroy'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown command "devices remove"/);
+    expect(r.stderr).toMatch(/unknown command "devices destroy"/);
     const o = await runCli(['accounts', 'create', '--nmae', 'x'], env);
     expect(o.code).toBe(2);
     expect(o.stderr).toMatch(/--nmae/);

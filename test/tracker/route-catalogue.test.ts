@@ -76,9 +76,12 @@ describe('the served OpenAPI document', () => {
     for (const ref of new Set(refs)) expect(doc.components.schemas).toHaveProperty([ref]);
   });
 
-  it('documents no cursor for GET /devices, which returns every unit at once', () => {
+  it('documents GET /devices with its page parameters and nextCursor, which comes only with `limit`', () => {
+    const get = doc.paths['/api/public/v1/devices']!.get! as unknown as { parameters: { name: string }[]; description: string };
     const schema = doc.paths['/api/public/v1/devices']!.get!.responses['200']!.content!['application/json']!.schema as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties)).toEqual(['data']);
+    expect(Object.keys(schema.properties)).toEqual(['data', 'nextCursor']);
+    expect(get.parameters.map((p) => p.name)).toEqual(['limit', 'cursor']);
+    expect(get.description).toMatch(/Without `limit`, every unit/);
   });
 
   it('documents X-RateLimit-Reset as an epoch time and RateLimit as seconds until the reset', () => {

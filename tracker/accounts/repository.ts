@@ -26,6 +26,14 @@ export async function findAccount(db: Queryable, id: string): Promise<Account | 
   return rows[0] ? toAccount(rows[0]) : null;
 }
 
+/** Every account, oldest first, with how many devices each has. */
+export async function listAccounts(db: Queryable): Promise<(Account & { devices: number })[]> {
+  const rows = await db.query<Row & { devices: number }>(
+    'SELECT a.id, a.name, a.created_at, (SELECT count(*)::int FROM devices d WHERE d.account_id = a.id) AS devices FROM accounts a ORDER BY a.created_at, a.id',
+  );
+  return rows.map((r) => ({ ...toAccount(r), devices: r.devices }));
+}
+
 export async function countAccounts(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
   return rows[0]!.n;

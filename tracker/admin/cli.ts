@@ -14,7 +14,11 @@ import { isVerbName, runVerb, type VerbName } from './verbs.js';
 
 const USAGE = `usage: admin <command> [options] [--json]
   accounts create --name NAME
+  accounts list
   devices add --account ID --imei IMEI --name NAME [--plate PLATE]
+  devices list --account ID
+  devices update DEVICE_ID [--name NAME] [--plate PLATE] [--imei IMEI]   (a new IMEI closes the old one's connection)
+  devices remove DEVICE_ID [--positions keep|remove]   (default keep: the history stays until the retention drops it)
   devices key DEVICE_ID --set [--key KEY] | --clear   (OsmAnd report key; a set key is printed once)
   tokens create --account ID --scopes read,write,commands [--name NAME]
   tokens list --account ID
@@ -29,11 +33,15 @@ const USAGE = `usage: admin <command> [options] [--json]
   webhooks deliveries WEBHOOK_ID [--limit N]
   webhooks retry WEBHOOK_ID --since ISO_TIME   (failed deliveries of events since then are sent again)
   users create --account ID --email EMAIL      (prints a one-time link to set the password)
-  users reset-password --email EMAIL           (a new link; the previous one stops working)`;
+  users reset-password --email EMAIL           (a new link; the previous one stops working)
+  users list --account ID
+  users remove --email EMAIL                   (their sessions are signed out)`;
 
 /** Commands that name their subject as a positional argument, and the argument's name. */
 const POSITIONAL: Partial<Record<VerbName, string>> = {
   'devices key': 'device',
+  'devices update': 'device',
+  'devices remove': 'device',
   'tokens revoke': 'token',
   'inbound remove': 'webhook',
   'inbound calls': 'webhook',
@@ -70,6 +78,7 @@ function parse(argv: string[]): { name: VerbName; args: Record<string, unknown>;
         set: { type: 'boolean' },
         clear: { type: 'boolean' },
         key: { type: 'string' },
+        positions: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

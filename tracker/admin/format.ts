@@ -12,6 +12,20 @@ export function formatResult(name: VerbName, result: unknown): string {
   switch (name) {
     case 'accounts create':
       return `Account ${r.id} created (${r.name}).\n`;
+    case 'accounts list': {
+      const accounts = r.accounts as Row[];
+      if (accounts.length === 0) return 'No accounts.\n';
+      return accounts.map((a) => `${a.id}  ${String(a.devices).padStart(6)} devices  created ${date(a.createdAt)}  ${a.name}`).join('\n') + '\n';
+    }
+    case 'devices list': {
+      const devices = r.devices as Row[];
+      if (devices.length === 0) return 'No devices.\n';
+      return devices.map((d) => `${d.id}  ${String(d.imei).padEnd(20)}  ${String(d.status).padEnd(7)}  last update ${date(d.lastUpdate)}  ${d.name}${d.plate ? `  (${d.plate})` : ''}`).join('\n') + '\n';
+    }
+    case 'devices update':
+      return `Device ${r.id} updated: ${r.name}, identifier ${r.imei}${r.plate ? `, plate ${r.plate}` : ''}.\n`;
+    case 'devices remove':
+      return `Device ${r.id} removed; its positions were ${r.positions === 'kept' ? 'kept' : `removed (${r.positionsRemoved})`}.\n`;
     case 'devices add':
       return `Device ${r.id} added: ${r.name}, identifier ${r.imei}${r.plate ? `, plate ${r.plate}` : ''}.\n`;
     case 'devices key':
@@ -49,6 +63,13 @@ export function formatResult(name: VerbName, result: unknown): string {
       if (calls.length === 0) return `No calls to ${r.webhookId}.\n`;
       return calls.map(formatCall).join('\n') + '\n';
     }
+    case 'users list': {
+      const users = r.users as Row[];
+      if (users.length === 0) return 'No dashboard users.\n';
+      return users.map((u) => `${u.id}  ${u.passwordSet ? 'password set ' : 'no password  '}  created ${date(u.createdAt)}  ${u.email}`).join('\n') + '\n';
+    }
+    case 'users remove':
+      return `Dashboard user ${r.id} (${r.email}) removed; their sessions are signed out.\n`;
     case 'users create':
     case 'users reset-password':
       return `${name === 'users create' ? 'Dashboard user' : 'New password link for'} ${r.id} (${r.email}, account ${r.accountId}).\nSend this link to the user to set the password; it works once, until ${date(r.expiresAt)}:\n${r.setPasswordUrl}\n`;

@@ -9,16 +9,17 @@ import { newId } from '../../shared/ids.js';
 import { INBOUND_ACTIONS, isInboundAction, type InboundAction } from '../../shared/inbound.js';
 import { SCOPES, isScope, type Scope } from '../../shared/scopes.js';
 import { requiredText } from '../../shared/validation.js';
-import { createAccount } from '../accounts/repository.js';
+import { createAccount, listAccounts } from '../accounts/repository.js';
 import { deviceName, imei, plate } from '../devices/fields.js';
+import { POSITIONS_CHOICES, disconnectDevice, removeDevice, type PositionsChoice } from '../devices/removal.js';
 import { clearReportKey, reportKey, setReportKey } from '../devices/report-key.js';
-import { addDevice } from '../devices/repository.js';
+import { addDevice, findAnyDevice, listDevices, updateDevice, type Device } from '../devices/repository.js';
 import { listCalls } from '../inbound/calls.js';
 import { createInboundWebhook, deleteInboundWebhook, findInboundWebhook, inboundUrl, listInboundWebhooks } from '../inbound/repository.js';
 import { issueToken } from '../tokens/issue.js';
 import { listTokens, revokeToken } from '../tokens/repository.js';
 import { issuePasswordLink } from '../users/password-links.js';
-import { createUser, email, findUserByEmail } from '../users/repository.js';
+import { createUser, email, findUserByEmail, listUsers, removeUser } from '../users/repository.js';
 import type { AdminContext } from './admin-context.js';
 import { LIMIT, accountId, requireAccount, webhookId } from './inputs.js';
 import { webhookVerbs } from './webhook-verbs.js';
@@ -39,7 +40,28 @@ const action = z
   .string({ error: `action is required (--action, one of ${INBOUND_ACTIONS.join(', ')})` })
   .refine(isInboundAction, { error: (issue) => `unknown action "${String(issue.input)}": allowed actions are ${INBOUND_ACTIONS.join(', ')}` });
 
+const deviceId = (usage: string) => z.string({ error: `device id is required (${usage})` }).min(1, `device id is required (${usage})`);
+
+const positionsChoice = z
+  .enum(POSITIONS_CHOICES, { error: (issue) => `--positions must be keep or remove${issue.input === undefined ? '' : `, not "${String(issue.input)}"`}` })
+  .default('keep');
+
+/** A device as the operator commands print it. */
+const deviceOutput = (d: Device) => ({ id: d.id, accountId: d.accountId, imei: d.imei, name: d.name, plate: d.plate, status: d.status, protocol: d.protocol, lastUpdate: d.lastUpdate, createdAt: d.createdAt });
+
+async function requireDevice(ctx: AdminContext, id: string): Promise<Device> {
+  const device = await findAnyDevice(ctx.db, id);
+  if (!device) throw new ApiError('not_found', `no device ${id}`);
+  return device;
+}
+
 export const verbs = {
+  'accounts list': {
+    input: z.object({}),
+    async run(ctx: AdminContext) {
+      return { accounts: await listAccounts(ctx.db) };
+    },
+  },
   'accounts create': {
     input: z.object({ name: requiredText('account name (--name)', 200) }),
     async run(ctx: AdminContext, input: { name: string }) {
@@ -53,6 +75,36 @@ export const verbs = {
       await requireAccount(ctx.db, input.account);
       const d = await addDevice(ctx.db, { accountId: input.account, imei: input.imei, name: input.name, plate: input.plate });
       return { id: d.id, accountId: d.accountId, imei: d.imei, name: d.name, plate: d.plate };
+    },
+  },
+  'devices list': {
+    input: z.object({ account: accountId }),
+    async run(ctx: AdminContext, input: { account: string }) {
+      await requireAccount(ctx.db, input.account);
+      return { devices: (await listDevices(ctx.db, input.account)).map(deviceOutput) };
+    },
+  },
+  'devices update': {
+    input: z
+      .object({ device: deviceId('devices update DEVICE_ID'), name: deviceName.optional(), plate: plate.optional(), imei: imei.optional() })
+      .refine((i) => i.name !== undefined || i.plate !== undefined || i.imei !== undefined, 'give at least one of --name, --plate, --imei'),
+    async run(ctx: AdminContext, input: { device: string; name?: string | undefined; plate?: string | undefined; imei?: string | undefined }) {
+      const device = await requireDevice(ctx, input.device);
+      const updated = await ctx.db.transaction(async (tx) => {
+        const d = await updateDevice(tx, device.accountId, device.id, input);
+        if (!d) throw new ApiError('not_found', `no device ${input.device}`);
+        if (d.imei !== device.imei) await disconnectDevice(tx, d.id);
+        return d;
+      });
+      return deviceOutput(updated);
+    },
+  },
+  'devices remove': {
+    input: z.object({ device: deviceId('devices remove DEVICE_ID'), positions: positionsChoice }),
+    async run(ctx: AdminContext, input: { device: string; positions: PositionsChoice }) {
+      const removal = await removeDevice(ctx.db, await requireDevice(ctx, input.device), input.positions);
+      if (!removal) throw new ApiError('not_found', `no device ${input.device}`);
+      return { ...removal, removed: true };
     },
   },
   'devices key': {
@@ -152,6 +204,22 @@ export const verbs = {
       if (!user) throw new ApiError('not_found', `no dashboard user ${input.email}`);
       const link = await issuePasswordLink(ctx.db, user.id, ctx.config);
       return { id: user.id, accountId: user.accountId, email: user.email, setPasswordUrl: link.url, expiresAt: link.expiresAt };
+    },
+  },
+  'users list': {
+    input: z.object({ account: accountId }),
+    async run(ctx: AdminContext, input: { account: string }) {
+      await requireAccount(ctx.db, input.account);
+      const users = await listUsers(ctx.db, input.account);
+      return { users: users.map((u) => ({ id: u.id, accountId: u.accountId, email: u.email, passwordSet: u.passwordHash !== null, passwordSetAt: u.passwordSetAt, createdAt: u.createdAt })) };
+    },
+  },
+  'users remove': {
+    input: z.object({ email }),
+    async run(ctx: AdminContext, input: { email: string }) {
+      const user = await removeUser(ctx.db, input.email);
+      if (!user) throw new ApiError('not_found', `no dashboard user ${input.email}`);
+      return { id: user.id, accountId: user.accountId, email: user.email, removed: true };
     },
   },
   ...webhookVerbs,

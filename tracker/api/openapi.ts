@@ -28,7 +28,7 @@ const ERRORS: Record<number, object> = {
   401: error('Token missing or invalid', challenge),
   403: error('The token lacks the required scope', challenge),
   404: error('No such resource in the calling account'),
-  409: error("Conflicts with the resource's state: the device's protocol has no such command, a geofence is used by a rule, a limit per account is reached, a driver's uniqueId is taken"),
+  409: error("Conflicts with the resource's state: the device's protocol has no such command, a geofence is used by a rule, a limit per account is reached, a driver's uniqueId is taken, a device identifier is already registered"),
   413: error('The body is too large'),
   415: error('Content-Type must be application/json'),
   422: error('The Idempotency-Key was already used with a different body'),
@@ -78,7 +78,6 @@ function success(op: Operation): object {
   const items = { type: 'array', items: ref(schema) };
   const body =
     page === 'cursor' ? { type: 'object', required: ['data'], properties: { data: items, nextCursor: { type: ['string', 'null'], description: 'Present when `limit` was given: pass as `cursor` for the next page; null on the last page' } } }
-    : page === 'all' ? { type: 'object', required: ['data'], properties: { data: items } }
     : ref(schema);
   return { description, headers: rateHeaders, content: json(body) };
 }
@@ -169,7 +168,7 @@ export function openApiDocument(opts: { publicBaseUrl: string }): object {
       description: [
         'REST/JSON API for fleet tracking data. Every request carries `Authorization: Bearer <token>`.',
         'Units: speed in km/h, heading in degrees clockwise from true north, positions in decimal degrees (WGS84), times ISO 8601 UTC.',
-        'Rate limits are counted per token: 60 requests per minute shared by the read endpoints, 60 per minute shared by the write endpoints (geofences, drivers, rules, settings, acknowledging alerts), 10 per minute shared by the commands (locate and the others). Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window resets, as a Unix time in seconds), RateLimit (whose `t` is the seconds until then) and RateLimit-Policy; a 429 carries Retry-After.',
+        'Rate limits are counted per token: 60 requests per minute shared by the read endpoints, 60 per minute shared by the write endpoints (units, geofences, drivers, rules, settings, acknowledging alerts), 10 per minute shared by the commands (locate and the others). Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window resets, as a Unix time in seconds), RateLimit (whose `t` is the seconds until then) and RateLimit-Policy; a 429 carries Retry-After.',
         'Errors are `{ "error": "<message>", "code": "<code>" }`. When the tracking backend does not answer, the API answers 502.',
       ].join('\n\n'),
       contact: { name: 'The operator of this service', url: opts.publicBaseUrl },

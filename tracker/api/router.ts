@@ -7,6 +7,7 @@ import { inboundHandler } from '../inbound/route.js';
 import { alertsHandlers } from './alerts.js';
 import { commandsHandlers } from './commands.js';
 import { rulesHandlers } from './custom-rules.js';
+import { deviceWritesHandlers } from './device-writes.js';
 import { devicesHandlers } from './devices.js';
 import { driversHandlers } from './drivers.js';
 import { eventsHandlers } from './events.js';
@@ -20,6 +21,7 @@ import { settingsHandlers } from './settings.js';
 export function publicApi(ctx: TrackerContext): Router {
   return bindOperations(OPERATIONS, {
     ...devicesHandlers(ctx),
+    ...deviceWritesHandlers(ctx),
     ...positionsHandlers(ctx),
     ...alertsHandlers(ctx),
     ...locateHandlers(ctx),

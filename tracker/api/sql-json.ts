@@ -32,6 +32,20 @@ export async function devicesJson(db: Queryable, accountId: string): Promise<{ j
   return rows[0]!;
 }
 
+/** A page of the account's devices in the unpaged list's order (by id), after `afterId`: each as JSON. */
+export async function devicesJsonPage(db: Queryable, accountId: string, afterId: string | null, limit: number): Promise<{ id: string; json: string }[]> {
+  return db.query<{ id: string; json: string }>(
+    `SELECT id, ${DEVICE_JSON} AS json FROM devices WHERE account_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    [accountId, afterId, limit],
+  );
+}
+
+/** These devices of the account as JSON, by id. */
+export async function devicesJsonByIds(db: Queryable, accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; json: string }>(`SELECT id, ${DEVICE_JSON} AS json FROM devices WHERE account_id = $1 AND id = ANY($2)`, [accountId, ids]);
+  return new Map(rows.map((r) => [r.id, r.json]));
+}
+
 export async function deviceJson(db: Queryable, accountId: string, id: string): Promise<string | null> {
   const rows = await db.query<{ json: string }>(`SELECT ${DEVICE_JSON} AS json FROM devices WHERE account_id = $1 AND id = $2`, [accountId, id]);
   return rows[0]?.json ?? null;

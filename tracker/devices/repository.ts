@@ -68,16 +68,52 @@ export async function addDevice(db: Queryable, d: NewDevice): Promise<Device> {
     );
     return toDevice(rows[0]!);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError('conflict', `a device with identifier ${d.imei} already exists`);
+    if (isUniqueViolation(err)) throw conflict(d.imei);
     throw err;
   }
 }
 
-/** Changes a device's name and plate; null when the account has no such device. */
-export async function updateDevice(db: Queryable, accountId: string, id: string, changes: { name: string; plate: string }): Promise<Device | null> {
-  const rows = await db.query<DeviceRow>('UPDATE devices SET name = $3, plate = $4 WHERE account_id = $1 AND id = $2 RETURNING *', [accountId, id, changes.name, changes.plate]);
-  return rows[0] ? toDevice(rows[0]) : null;
+/** What a change to a device may set; fields left out are unchanged. */
+export interface DeviceChanges {
+  name?: string | undefined;
+  plate?: string | undefined;
+  imei?: string | undefined;
 }
+
+/**
+ * Changes a device's name, plate or identifier; null when the account has no such device. An
+ * identifier already registered (to any account) is a 409.
+ */
+export async function updateDevice(db: Queryable, accountId: string, id: string, changes: DeviceChanges): Promise<Device | null> {
+  try {
+    const rows = await db.query<DeviceRow>(
+      'UPDATE devices SET name = coalesce($3, name), plate = coalesce($4, plate), imei = coalesce($5, imei) WHERE account_id = $1 AND id = $2 RETURNING *',
+      [accountId, id, changes.name ?? null, changes.plate ?? null, changes.imei ?? null],
+    );
+    return rows[0] ? toDevice(rows[0]) : null;
+  } catch (err) {
+    if (isUniqueViolation(err) && changes.imei !== undefined) throw conflict(changes.imei);
+    throw err;
+  }
+}
+
+/**
+ * Adds several devices to one account in one statement. Returns the devices added by identifier; an
+ * identifier already registered (to any account) is left out, for the caller to report as a conflict.
+ */
+export async function addDevices(db: Queryable, accountId: string, items: readonly Omit<NewDevice, 'accountId'>[]): Promise<Map<string, Device>> {
+  if (items.length === 0) return new Map();
+  const rows = await db.query<DeviceRow>(
+    `INSERT INTO devices (id, account_id, imei, name, plate)
+     SELECT id, $1, imei, name, plate FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS i (id, imei, name, plate)
+     ON CONFLICT (imei) DO NOTHING RETURNING *`,
+    [accountId, items.map(() => newId('dev')), items.map((i) => i.imei), items.map((i) => i.name), items.map((i) => i.plate ?? '')],
+  );
+  return new Map(rows.map((r) => [r.imei, toDevice(r)]));
+}
+
+/** The 409 of an identifier already registered: it names the identifier, never who holds it. */
+export const conflict = (imei: string) => new ApiError('conflict', `a device with identifier ${imei} already exists`);
 
 export async function listDevices(db: Queryable, accountId: string): Promise<Device[]> {
   const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 ORDER BY lower(name), id', [accountId]);
@@ -86,6 +122,12 @@ export async function listDevices(db: Queryable, accountId: string): Promise<Dev
 
 export async function findDeviceByImei(db: Queryable, imei: string): Promise<Device | null> {
   const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE imei = $1', [imei]);
+  return rows[0] ? toDevice(rows[0]) : null;
+}
+
+/** A device of any account, by id: for the operator, who acts across accounts. */
+export async function findAnyDevice(db: Queryable, id: string): Promise<Device | null> {
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE id = $1', [id]);
   return rows[0] ? toDevice(rows[0]) : null;
 }
 

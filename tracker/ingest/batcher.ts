@@ -1,11 +1,11 @@
 // Batched, durable position writes. Connections hand in positions (and reports without a fix) and
-// wait; one transaction locks the devices' state (positions/device-state.ts), passes everything
-// gathered since the last flush through the position filters and counters (positions/sequence.ts),
-// stores it, merges the devices' latest telemetry (positions/latest-telemetry.ts), writes the state
-// back and judges the batch for events, and only after COMMIT are the waiters released to send their
-// ACKs. A write the database refuses is split by waiter and retried, so one
-// device's unusable frame fails that frame alone; when the database is unreachable every waiter is
-// rejected: their devices get no ACK and re-send.
+// wait; one transaction locks the devices' state (positions/device-state.ts; a device removed
+// meanwhile has none, and its reports are refused), passes everything gathered since the last flush
+// through the position filters and counters (positions/sequence.ts), stores it, merges the devices'
+// latest telemetry (positions/latest-telemetry.ts), writes the state back and judges the batch for
+// events, and only after COMMIT are the waiters released to send their ACKs. A write the database
+// refuses is split by waiter and retried, so one device's unusable frame fails that frame alone;
+// when the database is unreachable every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { FilterReason } from '../positions/filters.js';
@@ -51,6 +51,18 @@ export function refusedByData(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !UNAVAILABLE_CLASSES.has(code.slice(0, 2));
 }
+
+/**
+ * Reports of devices removed after their connection identified (the removal's notice to close it was
+ * still on its way): refused, so nothing is stored under an id that no longer exists.
+ */
+export class RemovedDevicesError extends Error {
+  constructor(readonly ids: ReadonlySet<string>) {
+    super(`device removed: ${[...ids].join(', ')}`);
+  }
+}
+
+const deviceIdsOf = (w: Waiter) => [...w.rows.map((r) => r.deviceId), ...w.reports.map((r) => r.deviceId)];
 
 export class PositionBatcher {
   private pending: Waiter[] = [];
@@ -111,11 +123,14 @@ export class PositionBatcher {
    * (events judged in a part commit with that part's positions), down to the single waiter at fault.
    */
   private async write(waiters: Waiter[]): Promise<void> {
+    if (waiters.length === 0) return;
     const rows = waiters.flatMap((w) => w.rows);
     try {
       const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
         const reports = waiters.flatMap((w) => w.reports);
-        const states = await lockDeviceStates(tx, [...rows.map((r) => r.deviceId), ...reports.map((r) => r.deviceId)]);
+        const ids = new Set(waiters.flatMap(deviceIdsOf));
+        const states = await lockDeviceStates(tx, ids);
+        if (states.size < ids.size) throw new RemovedDevicesError(new Set([...ids].filter((id) => !states.has(id))));
         const sequenced = sequence(rows, states, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
         const judged = stored.filter((r) => !r.filtered);
@@ -131,6 +146,12 @@ export class PositionBatcher {
       this.countFiltered('duplicate', 'drop', kept - stored.length); // already stored: the key skipped them
       for (const w of waiters) w.resolve();
     } catch (err) {
+      if (err instanceof RemovedDevicesError) {
+        const refused = (w: Waiter) => deviceIdsOf(w).some((id) => err.ids.has(id));
+        for (const w of waiters.filter(refused)) w.reject(err);
+        await this.write(waiters.filter((w) => !refused(w)));
+        return;
+      }
       if (waiters.length > 1 && refusedByData(err)) {
         const half = Math.ceil(waiters.length / 2);
         await this.write(waiters.slice(0, half));

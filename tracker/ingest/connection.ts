@@ -5,6 +5,7 @@
 // DEVICE_TAKEOVER.
 import type { Socket } from 'node:net';
 import type { DecodeResult, Framer, Protocol, ProtocolState } from '../protocols/types.js';
+import { RemovedDevicesError } from './batcher.js';
 import type { LiveConnection } from './connections.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps, type Speaker } from './pipeline.js';
 
@@ -110,7 +111,8 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       }
     } catch (err) {
       // Storage failed: no ACK was sent, so the device re-sends on a new connection.
-      deps.logger.warn({ err, deviceId }, 'device connection closed after a storage failure');
+      if (err instanceof RemovedDevicesError) deps.logger.info({ deviceId }, 'device removed: its connection is closed');
+      else deps.logger.warn({ err, deviceId }, 'device connection closed after a storage failure');
       socket.destroy();
     } finally {
       working = false;

@@ -5,6 +5,7 @@ import { PROTOCOL_PORTS, portSetting } from '../../shared/config.js';
 import type { DeviceLinks } from '../commands/device-links.js';
 import type { CommandDispatcher } from '../commands/dispatcher.js';
 import type { TrackerContext } from '../context.js';
+import { DEVICE_DISCONNECT_CHANNEL } from '../devices/removal.js';
 import { EventEngine } from '../events/engine.js';
 import type { EventListener } from '../events/types.js';
 import { osmand } from '../protocols/osmand/index.js';
@@ -64,6 +65,8 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   };
   exposeIngest(ctx.metrics.registry, deps);
   await dispatcher.start();
+  // A device removed, or given another identifier, from any process: its connection here is closed.
+  const unlistenDisconnect = await db.listen(DEVICE_DISCONNECT_CHANNEL, (deviceId) => connections.get(deviceId)?.close());
 
   const dedicated = Object.keys(PROTOCOL_PORTS).map((name) => ({ name, port: config[portSetting(name) as keyof typeof config] as number }));
   const listeners: Listener[] = [
@@ -98,6 +101,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
       await osmandClosed;
       await deps.batcher.flush(); // positions of connections cut at the deadline: stored, never ACKed
       await dispatcher.stop();
+      await unlistenDisconnect();
       await connections.settled(); // their offline records, before the database closes
     },
   };

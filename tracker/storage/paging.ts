@@ -42,6 +42,9 @@ export function isCursorTime(v: unknown): v is string {
 /** Row ids that are database integers (bigint), never past what a JavaScript number holds exactly. */
 const isRowNumber = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
+/** Row ids that are text (dev_…, geo_…): the characters newId writes. */
+const isRowId = (v: unknown): v is string => typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v);
+
 /** Without `limit`, lists answer at most this many rows (with `nextCursor` when there are more). */
 export const DEFAULT_LIST_LIMIT = 1000;
 
@@ -61,11 +64,19 @@ export function pageBody<T>(rows: T[], limit: number, limitGiven: boolean, curso
 /** Keyset of lists ordered by creation: (createdAt, id). */
 export function decodeCreatedCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
   if (!cursor) return null;
-  const { t, id } = decodeCursor(cursor, (v): v is { t: string; id: string } => isCursorTime(v.t) && typeof v.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v.id));
+  const { t, id } = decodeCursor(cursor, (v): v is { t: string; id: string } => isCursorTime(v.t) && isRowId(v.id));
   return { createdAt: new Date(t), id };
 }
 
 export const createdCursorOf = (row: { createdAt: Date; id: string }) => ({ t: row.createdAt.toISOString(), id: row.id });
+
+/** Keyset of lists ordered by id alone (devices). */
+export function decodeIdCursor(cursor: string | undefined): string | null {
+  if (!cursor) return null;
+  return decodeCursor(cursor, (v): v is { id: string } => isRowId(v.id)).id;
+}
+
+export const idCursorOf = (row: { id: string }) => ({ id: row.id });
 
 /** Keyset of lists ordered newest first by (createdAt, numeric id): alerts, events. */
 export function decodeNumberedCursor(cursor: string | undefined): { createdAt: Date; id: number } | null {

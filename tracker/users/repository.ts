@@ -56,6 +56,17 @@ export async function findUserByEmail(db: Queryable, address: string): Promise<D
   return rows[0] ? toUser(rows[0]) : null;
 }
 
+export async function listUsers(db: Queryable, accountId: string): Promise<DashboardUser[]> {
+  const rows = await db.query<Row>('SELECT * FROM dashboard_users WHERE account_id = $1 ORDER BY email', [accountId]);
+  return rows.map(toUser);
+}
+
+/** Removes the user; their sign-in sessions go with them, so they are signed out at once. */
+export async function removeUser(db: Queryable, address: string): Promise<DashboardUser | null> {
+  const rows = await db.query<Row>('DELETE FROM dashboard_users WHERE email = $1 RETURNING *', [address]);
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
 /** Replaces the user's password link (only the newest one works). */
 export async function storePasswordLink(db: Queryable, userId: string, linkHash: string, expiresAt: Date): Promise<void> {
   await db.query('UPDATE dashboard_users SET password_link_hash = $2, password_link_expires_at = $3 WHERE id = $1', [userId, linkHash, expiresAt.toISOString()]);
