@@ -1,17 +1,13 @@
 // Suntech reports without a fix of their own (command results, travel reports, ST4xx reports with
-// an empty fix) are placed at the connection's last valid fix, not valid, as Traccar does.
+// an empty fix) are placed at the connection's last valid fix (protocols/last-fix.ts), not valid,
+// as Traccar does.
 import type { Telemetry } from '../../positions/telemetry.js';
+import { atLastFix as placed, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodeResult, ProtocolState } from '../types.js';
-
-/** Where a report without its own fix is placed: the connection's last valid one, else nowhere. */
-function lastFix(conn: ProtocolState): { lat: number; lng: number } | null {
-  return (conn.state.suntechLastFix as { lat: number; lng: number } | undefined) ?? null;
-}
 
 /** Remembers a valid fix for the reports that come without one (command results, travel reports). */
 export function withFix(conn: ProtocolState, result: DecodeResult): DecodeResult {
-  const last = result.positions.filter((p) => p.valid).at(-1);
-  if (last) conn.state.suntechLastFix = { lat: last.lat, lng: last.lng };
+  rememberFix(conn, result.positions);
   return result;
 }
 
@@ -22,9 +18,8 @@ export function withFix(conn: ProtocolState, result: DecodeResult): DecodeResult
 export function atLastFix(conn: ProtocolState, identity: string, attributes: Telemetry, extra: Partial<DecodeResult> = {}): DecodeResult {
   const fix = lastFix(conn);
   if (!fix) return { identity, positions: [], attributes, ...extra };
-  return { identity, positions: [{ deviceTime: new Date(), valid: false, lat: fix.lat, lng: fix.lng, speed: 0, heading: 0, attributes }], ...extra };
+  return { identity, positions: [placed(fix, new Date(), attributes)], ...extra };
 }
-
 
 /** A command result as an attribute when it fits one (256 characters); a longer one (a full
  * configuration dump) travels only as the command's reply, whole. */
