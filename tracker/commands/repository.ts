@@ -124,16 +124,21 @@ export async function failCommand(db: Queryable, id: string, error: string): Pro
 }
 
 /**
- * The device answered: the sent command whose number the reply echoes is delivered, with the reply
- * and position; without a number (a protocol that echoes none), or one no command has (units that
- * echo zeros), the oldest sent one.
+ * The device answered: the sent command whose number the reply echoes is delivered (or, when the
+ * unit says it refused it, failed), with the reply and position; without a number (a protocol that
+ * echoes none), or one no command has (units that echo zeros), the oldest sent one. Of several sent
+ * with that number (a narrow serial wraps around), the newest: an older one went unanswered.
  */
-export async function deliverSent(db: Queryable, deviceId: string, seq: number | undefined, reply: string, position: Command['position']): Promise<Command | null> {
+export async function deliverSent(db: Queryable, deviceId: string, seq: number | undefined, reply: string, position: Command['position'], failed = false): Promise<Command | null> {
   const rows = await db.query<Row>(
-    `UPDATE commands SET status = 'delivered', delivered_at = now(), reply = $2, position = $3
-     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY seq IS NOT DISTINCT FROM $4::bigint DESC, sent_at, created_at LIMIT 1)
+    `UPDATE commands SET status = CASE WHEN $5 THEN 'failed' ELSE 'delivered' END,
+       delivered_at = CASE WHEN $5 THEN NULL ELSE now() END, ended_at = CASE WHEN $5 THEN now() END,
+       error = CASE WHEN $5 THEN 'the unit did not carry it out: ' || $2 END,
+       reply = $2, position = $3
+     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent'
+       ORDER BY seq IS NOT DISTINCT FROM $4::bigint DESC, CASE WHEN seq = $4::bigint THEN sent_at END DESC NULLS LAST, sent_at, created_at LIMIT 1)
      RETURNING *`,
-    [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null],
+    [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null, failed],
   );
   return rows[0] ? toCommand(rows[0]) : null;
 }
