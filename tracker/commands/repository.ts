@@ -10,8 +10,10 @@ export interface Command {
   deviceId: string;
   type: string;
   attributes: CommandParams;
-  /** The API token that sent it; null for commands queued before tokens were recorded. */
+  /** The API token that sent it; null when a dashboard user did, or for commands queued before tokens were recorded. */
   tokenId: string | null;
+  /** The dashboard user who sent it; null when a token did. */
+  userId: string | null;
   status: CommandStatus;
   createdAt: Date;
   expiresAt: Date;
@@ -29,6 +31,7 @@ interface Row {
   type: string;
   attributes: CommandParams;
   token_id: string | null;
+  user_id: string | null;
   status: CommandStatus;
   created_at: Date;
   expires_at: Date;
@@ -46,6 +49,7 @@ const toCommand = (r: Row): Command => ({
   type: r.type,
   attributes: r.attributes,
   tokenId: r.token_id,
+  userId: r.user_id,
   status: r.status,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
@@ -57,21 +61,24 @@ const toCommand = (r: Row): Command => ({
   error: r.error,
 });
 
+/** Who asks for a command, as the audit log records it: an API token, or a user signed in to the dashboard. */
+export type CommandSender = { tokenId: string } | { userId: string };
+
 export interface NewCommand {
   accountId: string;
   deviceId: string;
   type: string;
   attributes: CommandParams;
-  tokenId: string;
+  sender: CommandSender;
   ttlSeconds: number;
 }
 
 export async function createCommand(db: Queryable, c: NewCommand): Promise<Command> {
   const rows = await db.query<Row>(
     // Creation time in whole milliseconds, as the list's cursor carries it, so no row is skipped at a page boundary.
-    `INSERT INTO commands (id, account_id, device_id, type, attributes, token_id, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', now()), now() + make_interval(secs => $7)) RETURNING *`,
-    [newId('cmd'), c.accountId, c.deviceId, c.type, JSON.stringify(c.attributes), c.tokenId, c.ttlSeconds],
+    `INSERT INTO commands (id, account_id, device_id, type, attributes, token_id, user_id, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, date_trunc('milliseconds', now()), now() + make_interval(secs => $8)) RETURNING *`,
+    [newId('cmd'), c.accountId, c.deviceId, c.type, JSON.stringify(c.attributes), 'tokenId' in c.sender ? c.sender.tokenId : null, 'userId' in c.sender ? c.sender.userId : null, c.ttlSeconds],
   );
   return toCommand(rows[0]!);
 }
