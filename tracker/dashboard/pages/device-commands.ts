@@ -82,7 +82,8 @@ function commandForm(types: readonly CommandType[]) {
 export interface CommandFromForm {
   ok: true;
   type: CommandType;
-  attributes: CommandParams;
+  /** The command's attributes, as the API takes them. */
+  params: CommandParams;
   field: 'type' | 'text' | 'hex';
 }
 
@@ -91,9 +92,9 @@ export function readCommandForm(device: Device, values: Record<string, string>):
   const parsed = commandForm(device.protocol ? commandTypes(device.protocol) : []).safeParse(values);
   if (!parsed.success) return { ok: false, errors: errorsOf(parsed.error) };
   const { type, seconds, text, hex } = parsed.data;
-  if (type === 'setInterval') return { ok: true, type, attributes: { seconds: seconds! }, field: 'type' };
-  if (type === 'custom') return text !== undefined ? { ok: true, type, attributes: { text }, field: 'text' } : { ok: true, type, attributes: { hex: hex! }, field: 'hex' };
-  return { ok: true, type: type as CommandType, attributes: {}, field: 'type' };
+  if (type === 'setInterval') return { ok: true, type, params: { seconds: seconds! }, field: 'type' };
+  if (type === 'custom') return text !== undefined ? { ok: true, type, params: { text }, field: 'text' } : { ok: true, type, params: { hex: hex! }, field: 'hex' };
+  return { ok: true, type: type as CommandType, params: {}, field: 'type' };
 }
 
 function sendForm(session: SignInSession, device: Device, action: string, form: CommandFormState): Html {

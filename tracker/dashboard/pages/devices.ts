@@ -211,7 +211,7 @@ export function devicesPages(ctx: TrackerContext): Router {
     const form = readCommandForm(device, values);
     if (!form.ok) return refuse(400, form.errors);
     try {
-      await queueCommand(ctx, device, { userId: session.userId }, form.type, form.attributes);
+      await queueCommand(ctx, device, { userId: session.userId }, form.type, form.params);
     } catch (err) {
       if (!(err instanceof ApiError) || (err.code !== 'conflict' && err.code !== 'bad_request')) throw err;
       return refuse(err.status, { [form.field]: err.message });
