@@ -26,6 +26,12 @@ export const COMMAND_LABELS: Record<CommandType, string> = {
   custom: "Custom: the protocol's own command",
 };
 
+/** The engine stop's safety settings, said next to its confirmation. */
+export interface EngineStopRules {
+  maxSpeedKmh: number;
+  ttlSeconds: number;
+}
+
 /** The form as the user filled it in, and what was wrong with it. */
 export interface CommandFormState {
   values: Record<string, string>;
@@ -97,7 +103,7 @@ export function readCommandForm(device: Device, values: Record<string, string>):
   return { ok: true, type: type as CommandType, params: {}, field: 'type' };
 }
 
-function sendForm(session: SignInSession, device: Device, action: string, form: CommandFormState): Html {
+function sendForm(session: SignInSession, device: Device, action: string, form: CommandFormState, rules: EngineStopRules): Html {
   if (!device.protocol) {
     return html`<p class="muted">This unit has not connected yet, so the commands it takes are not known. Commands can be sent once it has connected.</p>`;
   }
@@ -125,7 +131,7 @@ function sendForm(session: SignInSession, device: Device, action: string, form: 
       ${confirmError ? html`<p class="error-message" id="field-confirm-error"><span class="visually-hidden">Error: </span>${confirmError}</p>` : html``}
       <div class="check"><input type="checkbox" id="field-confirm" name="confirm" value="yes"${confirmError ? html` aria-invalid="true" aria-describedby="field-confirm-error field-confirm-hint"` : html` aria-describedby="field-confirm-hint"`}>
       <label for="field-confirm">I confirm the engine stop</label>
-      <p class="hint" id="field-confirm-hint">Needed for an engine stop. It is refused while the unit last reported moving, and dropped if the unit does not get it within a minute.</p></div>
+      <p class="hint" id="field-confirm-hint">Needed for an engine stop. It is refused while the unit last reported more than ${rules.maxSpeedKmh} km/h, and dropped if the unit does not get it within ${rules.ttlSeconds} seconds.</p></div>
     </div>`
       : html``}
     <button type="submit" class="button">Send command</button>
@@ -138,12 +144,12 @@ function sender(c: Command, emails: Map<string, string>): Html {
   return html`<span class="muted">unknown</span>`;
 }
 
-export async function commandsPanel(db: Queryable, session: SignInSession, device: Device, action: string, form: CommandFormState): Promise<Html> {
+export async function commandsPanel(db: Queryable, session: SignInSession, device: Device, action: string, form: CommandFormState, rules: EngineStopRules): Promise<Html> {
   const commands = await listCommands(db, { accountId: device.accountId, deviceId: device.id, before: null, limit: SHOWN });
   const emails = await userEmails(db, device.accountId, [...new Set(commands.flatMap((c) => (c.userId ? [c.userId] : [])))]);
   return html`<section aria-labelledby="device-commands" class="panel">
   <h2 id="device-commands">Commands</h2>
-  ${sendForm(session, device, action, form)}
+  ${sendForm(session, device, action, form, rules)}
   <h3>Recent commands</h3>
   ${commands.length === 0
     ? html`<p class="muted">No commands sent to this unit yet.</p>`

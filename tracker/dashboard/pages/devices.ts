@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
-import { queueCommand } from '../../commands/queue.js';
+import { engineStopTtlSeconds, queueCommand } from '../../commands/queue.js';
 import { clearReportKey, reportKeyHash, setReportKey } from '../../devices/report-key.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
 import { latestTelemetry, type LatestTelemetry } from '../../positions/latest-telemetry.js';
@@ -119,7 +119,10 @@ async function partsOf(ctx: TrackerContext, session: SignInSession, device: Devi
     shownSections(ctx, device),
     latestTelemetry(ctx.db, device.id),
     reportKeyHash(ctx.db, device.id),
-    commandsPanel(ctx.db, session, device, `${deviceUrl(device.id)}/commands`, commandForm),
+    commandsPanel(ctx.db, session, device, `${deviceUrl(device.id)}/commands`, commandForm, {
+      maxSpeedKmh: ctx.config.ENGINE_STOP_MAX_SPEED_KMH,
+      ttlSeconds: engineStopTtlSeconds(ctx.config),
+    }),
   ]);
   return { sections, latest, keySet: keyHash !== null, commands };
 }
