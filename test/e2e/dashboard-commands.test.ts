@@ -72,6 +72,10 @@ describe('sending a command from the device page', () => {
     const page = await me.get(sent.location!);
     expect(page.text).toContain('Command queued: <strong>Set the reporting interval</strong>');
     expect(panelOf(page.text)).toMatch(/setInterval<\/span> seconds=60<\/td>\s*<td data-label="Status">queued<\/td>[\s\S]*ops@haulage\.test <span class="muted">\(dashboard\)<\/span>/);
+     // The API's command log names the user, not a token.
+    const { token } = (await runVerb(stack.tracker.ctx, 'tokens create', { account: accountId, scopes: 'read' })) as { token: string };
+    const log = await fetch(`${stack.url}/api/public/v1/devices/${jt}/commands`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(((await log.json()) as { data: unknown[] }).data[0]).toMatchObject({ id: command!.id, tokenId: null, userId: command!.userId });
   });
 
   test('custom bytes as hex (spaces allowed) and engine stop with its confirmation', async () => {
