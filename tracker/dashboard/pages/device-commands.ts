@@ -2,7 +2,7 @@
 // same queue and safety rules as the API, recorded with the signed-in user as its sender), and the
 // unit's recent commands with their status, the unit's reply and who sent them.
 import { z } from 'zod';
-import { customHexField, customTextField, INTERVAL_SECONDS, intervalField, CUSTOM_MAX_CHARS } from '../../commands/attributes.js';
+import { CUSTOM_MAX_CHARS, customHexField, customTextField, INTERVAL_SECONDS, intervalField } from '../../commands/attributes.js';
 import { listCommands, type Command } from '../../commands/repository.js';
 import type { Device } from '../../devices/repository.js';
 import { commandTypes, encodeCommand } from '../../protocols/registry.js';
