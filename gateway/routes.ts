@@ -49,6 +49,7 @@ export const ROUTES: readonly RouteSpec[] = [
   dashboard('POST', '/devices/{id}'),
   dashboard('GET', '/devices/{id}/track'),
   dashboard('POST', '/devices/{id}/report-key'),
+  dashboard('POST', '/devices/{id}/commands'),
   dashboard('GET', '/alerts'),
   dashboard('POST', '/alerts/{id}/acknowledge'),
   dashboard('GET', '/geofences'),

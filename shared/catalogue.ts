@@ -162,7 +162,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${V1}/devices/{id}/commands`,
     tag: 'commands',
     summary: "The unit's commands, newest first",
-    description: 'Every command sent to the unit, with who sent it (the token id), its attributes, status and reply: the audit log of engine commands, kept after they expire. Without `limit` at most 1000 are returned, with `nextCursor` when there are more.',
+    description: 'Every command sent to the unit, with who sent it (the token id, or the id of the dashboard user), its attributes, status and reply: the audit log of engine commands, kept after they expire. Without `limit` at most 1000 are returned, with `nextCursor` when there are more.',
     query: 'ListQuery',
     response: { status: 200, description: 'Commands', schema: 'Command', page: 'cursor' },
     errors: [400, 401, 403, 404, 429, 500, 502],

@@ -1,8 +1,11 @@
 // Commands beyond locate end to end: real tracker and gateway processes, real TCP to simulated
-// GT06, Teltonika and H02 units that answer; engine stop's speed limit and short life; the
+// GT06, Teltonika, H02 and JT/T 808 units that answer; engine stop's speed limit and short life; the
 // unit's command log with the token id that sent each command.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { jt808 } from '../../tracker/protocols/jt808/index.js';
+import { readHeader } from '../../tracker/protocols/jt808/message.js';
 import { gt06CommandReply, gt06Login } from '../../tracker/simulator/frames/gt06.js';
+import { jt808CommandAnswer, jt808Heartbeat } from '../../tracker/simulator/frames/jt808.js';
 import { SimulatedDevice, type SimProtocol } from '../../tracker/simulator/device.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { freePort } from '../helpers/ports.js';
@@ -104,6 +107,53 @@ describe('round trips through simulated units that answer', () => {
     const interval = (await send(id, { type: 'setInterval', attributes: { seconds: 15 } })).body.commandId;
     expect(await settled(id, interval)).toMatchObject({ status: 'delivered', reply: 'S71,22,15', attributes: { seconds: 15 } });
     expect(sim.commands).toEqual(['S20,1,1', 'S71,22,15']);
+  });
+
+  test('JT/T 808: 0x8201, 0x8105 and 0x8103 go out with the command number as serial; 0x0001 and 0x0201 answer them', async () => {
+    const { id, sim } = await unit('jt808', '359633100007021');
+    expect((await call('GET', `/devices/${id}/commands/types`)).body).toEqual({ protocol: 'jt808', types: ['locate', 'engineStop', 'engineResume', 'reboot', 'setInterval', 'custom'] });
+    const cases: [unknown, string, RegExp][] = [
+      [{ type: 'locate' }, '0x8201', /^0x8201 #\d+: position$/],
+      [{ type: 'engineStop' }, '0x8105 f0', /^0x8105 #\d+: success$/],
+      [{ type: 'engineResume' }, '0x8105 f1', /^0x8105 #\d+: success$/],
+      [{ type: 'reboot' }, '0x8105 04', /^0x8105 #\d+: success$/],
+      [{ type: 'setInterval', attributes: { seconds: 30 } }, '0x8103 0100000029040000001e', /^0x8103 #\d+: success$/],
+    ];
+    for (const [body, sent, reply] of cases) {
+      const { commandId } = (await send(id, body)).body;
+      const done = await settled(id, commandId);
+      expect(done).toMatchObject({ status: 'delivered', reply: expect.stringMatching(reply) });
+      expect(sim.commands.at(-1)).toBe(sent);
+    }
+    // locate answers with the unit's fix
+    const located = (await call('GET', `/devices/${id}/commands?limit=5`)).body.data.at(-1);
+    expect(located).toMatchObject({ type: 'locate', position: { lat: expect.closeTo(52.52, 2), lng: expect.closeTo(13.405, 2) } });
+  });
+
+  test('JT/T 808: a unit answering failure or "not supported" fails the command, with its answer', async () => {
+    const { id, sim } = await unit('jt808', '359633100007022');
+    sim.jt808Result = 3;
+    const { commandId } = (await send(id, { type: 'reboot' })).body;
+    expect(await settled(id, commandId)).toMatchObject({ status: 'failed', reply: expect.stringMatching(/^0x8105 #\d+: not supported$/), error: expect.stringContaining('not supported'), deliveredAt: null, endedAt: expect.any(String) });
+  });
+
+  test('a JT/T 808 answer finds its command by serial, whatever the order of the answers', async () => {
+    const imei = '359633100007023';
+    const id = await stack.device(account, imei);
+    const d = await DeviceClient.open(devicePort);
+    d.send(jt808Heartbeat(imei, 1));
+    await eventually(async () => (await call('GET', `/devices/${id}`)).body.status, (s) => s === 'online');
+    /** The commands received so far (the platform's 0x8001 answers left out). */
+    const downlinks = () => jt808.createFramer(4096).push(d.pending()).map((f) => readHeader(f)!).filter((h) => h.type !== 0x8001);
+    const first = (await send(id, { type: 'reboot' })).body.commandId;
+    const second = (await send(id, { type: 'engineResume' })).body.commandId;
+    const [a, b] = await eventually(async () => downlinks(), (list) => list.length === 2);
+    expect([a!.type, b!.type]).toEqual([0x8105, 0x8105]);
+    d.send(jt808CommandAnswer(imei, b!.serial, 0x8105, 2, 1));
+    d.send(jt808CommandAnswer(imei, a!.serial, 0x8105, 3, 0));
+    expect(await settled(id, second)).toMatchObject({ status: 'failed', reply: `0x8105 #${b!.serial}: failure` });
+    expect(await settled(id, first)).toMatchObject({ status: 'delivered', reply: `0x8105 #${a!.serial}: success` });
+    d.close();
   });
 
   test('a GT06 reply finds its command by the echoed flag, whatever the order of the answers', async () => {

@@ -1,10 +1,9 @@
 // sendCommand queues any command type; listCommands is the unit's command log (who sent what, and
 // what became of it); listCommandTypes tells what the unit's protocol can be sent.
-import { ApiError } from '../../shared/errors.js';
+import { checkAttributes } from '../commands/attributes.js';
 import { queueCommand } from '../commands/queue.js';
 import { listCommands } from '../commands/repository.js';
 import { commandTypes } from '../protocols/registry.js';
-import type { CommandParams, CommandType } from '../protocols/types.js';
 import { createdCursorOf, decodeCreatedCursor, DEFAULT_LIST_LIMIT, pageBody } from '../storage/paging.js';
 import type { TrackerContext } from '../context.js';
 import { callerDevice } from './devices.js';
@@ -13,16 +12,6 @@ import type { Handlers } from './operations.js';
 import { presentCommand } from './present.js';
 import { caller, jsonBody, parseBody, parseQuery } from './request.js';
 import { CommandBody } from './schemas.js';
-
-/** Which attribute each type takes: setInterval its period, custom one payload, the rest none. */
-function checkAttributes(type: CommandType, params: CommandParams): void {
-  const given = Object.keys(params);
-  const allowed = type === 'setInterval' ? ['seconds'] : type === 'custom' ? ['text', 'hex'] : [];
-  const stray = given.find((k) => !allowed.includes(k));
-  if (stray) throw new ApiError('bad_request', `invalid body field "attributes.${stray}": ${type} takes ${allowed.length ? allowed.join(' or ') : 'no attributes'}`);
-  if (type === 'setInterval' && params.seconds === undefined) throw new ApiError('bad_request', 'invalid body field "attributes.seconds": is required for setInterval');
-  if (type === 'custom' && given.length !== 1) throw new ApiError('bad_request', 'invalid body field "attributes.text": custom takes exactly one of text or hex');
-}
 
 export function commandsHandlers(ctx: TrackerContext): Handlers {
   return {
@@ -34,7 +23,7 @@ export function commandsHandlers(ctx: TrackerContext): Handlers {
         checkAttributes(body.type, attributes);
         const { accountId, tokenId } = caller(res);
         const device = await callerDevice(ctx, accountId, req.params.id as string);
-        const command = await queueCommand(ctx, device, tokenId, body.type, attributes);
+        const command = await queueCommand(ctx, device, { tokenId }, body.type, attributes);
         res.json({ ok: true, queued: true, commandId: command.id });
       },
     ],

@@ -29,7 +29,7 @@ export function locateHandlers(ctx: TrackerContext): Handlers {
         requireObjectBody(req.body);
         const { accountId, tokenId } = caller(res);
         const device = await callerDevice(ctx, accountId, req.params.id as string);
-        const command = await queueCommand(ctx, device, tokenId, 'locate');
+        const command = await queueCommand(ctx, device, { tokenId }, 'locate');
         res.json({ ok: true, queued: true, commandId: command.id });
       },
     ],

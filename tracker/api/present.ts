@@ -19,6 +19,7 @@ export function presentCommand(c: Command) {
     type: c.type,
     attributes: c.attributes,
     tokenId: c.tokenId,
+    userId: c.userId,
     status: c.status,
     createdAt: c.createdAt.toISOString(),
     expiresAt: c.expiresAt.toISOString(),

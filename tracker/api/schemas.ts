@@ -2,6 +2,7 @@
 // generates the OpenAPI document, so the three cannot drift apart.
 import { z } from 'zod';
 import { timestamp } from '../../shared/validation.js';
+import { COMMAND_TYPES, CUSTOM_MAX_CHARS, customHexField, customTextField, INTERVAL_SECONDS, intervalField } from '../commands/attributes.js';
 import { FLAG_REASONS } from '../positions/filters.js';
 import { LATEST_KEYS } from '../positions/latest-telemetry.js';
 import { DEFAULT_RANGE_HOURS } from '../positions/range.js';
@@ -83,18 +84,13 @@ export const CommandResult = z
   .object({ ok: z.boolean(), queued: z.boolean(), commandId: z.string() })
   .meta({ id: 'CommandResult' });
 
-export const COMMAND_TYPES = ['locate', 'engineStop', 'engineResume', 'reboot', 'setInterval', 'custom'] as const;
 export const CommandTypeName = z.enum(COMMAND_TYPES).meta({ id: 'CommandType', description: 'locate, engineStop (refused while moving), engineResume, reboot, setInterval, custom' });
-
-/** Bounds of what a command carries: a period a unit accepts, and a payload that fits one frame. */
-export const INTERVAL_SECONDS = { min: 10, max: 86_400 };
-export const CUSTOM_MAX_CHARS = 200;
 
 export const CommandAttributes = z
   .strictObject({
-    seconds: z.number().int().min(INTERVAL_SECONDS.min).max(INTERVAL_SECONDS.max).optional().meta({ description: `setInterval: the reporting period, ${INTERVAL_SECONDS.min} to ${INTERVAL_SECONDS.max} seconds` }),
-    text: z.string().min(1).max(CUSTOM_MAX_CHARS).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional().meta({ description: `custom: the protocol's own command text, printable ASCII, at most ${CUSTOM_MAX_CHARS} characters` }),
-    hex: z.string().min(2).max(CUSTOM_MAX_CHARS * 2).regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be an even number of hex digits').optional().meta({ description: `custom: raw bytes as hex (binary protocols), at most ${CUSTOM_MAX_CHARS} bytes` }),
+    seconds: intervalField.optional().meta({ description: `setInterval: the reporting period, ${INTERVAL_SECONDS.min} to ${INTERVAL_SECONDS.max} seconds` }),
+    text: customTextField.optional().meta({ description: `custom: the protocol's own command text, printable ASCII, at most ${CUSTOM_MAX_CHARS} characters` }),
+    hex: customHexField.optional().meta({ description: `custom: raw bytes as hex (binary protocols), at most ${CUSTOM_MAX_CHARS} bytes` }),
   })
   .meta({ id: 'CommandAttributes', description: 'setInterval takes `seconds`; custom takes `text` or `hex`; the other types take none' });
 
@@ -115,7 +111,8 @@ export const Command = z
     deviceId: z.string(),
     type: CommandTypeName,
     attributes: CommandAttributes,
-    tokenId: z.string().nullable().meta({ description: 'The id of the API token that sent it (never the token); null for commands sent before tokens were recorded' }),
+    tokenId: z.string().nullable().meta({ description: 'The id of the API token that sent it (never the token); null when a dashboard user sent it, or for commands sent before tokens were recorded' }),
+    userId: z.string().nullable().meta({ description: 'The id of the dashboard user who sent it from the device page; null when a token sent it' }),
     status: z.enum(['queued', 'sent', 'delivered', 'expired', 'failed']),
     createdAt: timestamp,
     expiresAt: timestamp.meta({ description: 'A command not sent by then expires' }),

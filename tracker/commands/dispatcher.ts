@@ -4,8 +4,8 @@
 // its time to live, and records replies, each with the command it answers.
 import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
-import { encodeCommand } from '../protocols/registry.js';
-import type { CommandType } from '../protocols/types.js';
+import { commandSeqFor, encodeCommand } from '../protocols/registry.js';
+import type { CommandType, ProtocolState } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { DeviceLinks } from './device-links.js';
 import { COMMANDS_CHANNEL } from './queue.js';
@@ -55,7 +55,7 @@ export class CommandDispatcher {
     try {
       await this.expire();
       for (const command of await claimQueued(this.db, deviceId)) {
-        const bytes = await this.encode(deviceId, conn.protocol, command);
+        const bytes = await this.encode(deviceId, conn.protocol, command, conn.session);
         if (bytes) conn.write(bytes);
       }
     } catch (err) {
@@ -74,14 +74,15 @@ export class CommandDispatcher {
   }
 
   /** A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its attributes, fails it instead. */
-  private async encode(deviceId: string, protocol: string, command: Command): Promise<Buffer | null> {
+  private async encode(deviceId: string, protocol: string, command: Command, session?: ProtocolState): Promise<Buffer | null> {
     // Starts away from 0: units that echo no flag answer with zeros, which must match no command.
     this.seq = (this.seq % 0x7ffffffe) + 1;
+    const seq = commandSeqFor(protocol, this.seq);
     const params = { ...command.attributes, identity: await deviceIdentity(this.db, deviceId) };
     let bytes: Buffer | null;
     let error = `the ${protocol} protocol has no ${command.type} command`;
     try {
-      bytes = encodeCommand(protocol, command.type as CommandType, this.seq, params);
+      bytes = encodeCommand(protocol, command.type as CommandType, seq, params, session);
     } catch (err) {
       bytes = null;
       error = (err as Error).message;
@@ -92,17 +93,20 @@ export class CommandDispatcher {
       this.outcomes.inc({ status: 'failed' });
       return null;
     }
-    await recordSeq(this.db, command.id, this.seq);
+    await recordSeq(this.db, command.id, seq);
     this.outcomes.inc({ status: 'sent' });
     this.logger.info({ deviceId, commandId: command.id }, 'command sent');
     return bytes;
   }
 
-  /** A device answered a command; `seq` is the number the reply echoes, where the protocol has one. */
-  async replied(deviceId: string, reply: string, position: Command['position'], seq?: number): Promise<void> {
-    const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position);
+  /**
+   * A device answered a command; `seq` is the number the reply echoes, where the protocol has one.
+   * A reply saying the unit refused or could not run it fails the command instead.
+   */
+  async replied(deviceId: string, reply: string, position: Command['position'], seq?: number, failed = false): Promise<void> {
+    const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position, failed);
     if (!command) return;
-    this.outcomes.inc({ status: 'delivered' });
-    this.logger.info({ deviceId, commandId: command.id }, 'command delivered');
+    this.outcomes.inc({ status: command.status });
+    this.logger.info({ deviceId, commandId: command.id, status: command.status }, 'command answered');
   }
 }

@@ -5,11 +5,14 @@ import type { TrackerContext } from '../context.js';
 import type { Device } from '../devices/repository.js';
 import { canSend, encodeCommand } from '../protocols/registry.js';
 import type { CommandParams, CommandType } from '../protocols/types.js';
-import { createCommand, type Command } from './repository.js';
+import { createCommand, type Command, type CommandSender } from './repository.js';
 
 export const COMMANDS_CHANNEL = 'device_commands';
 
-export async function queueCommand(ctx: TrackerContext, device: Device, tokenId: string, type: CommandType, attributes: CommandParams = {}): Promise<Command> {
+/** How long an engine stop may wait for its unit: its own short life, never longer than any command's. */
+export const engineStopTtlSeconds = (config: TrackerContext['config']) => Math.min(config.ENGINE_STOP_TTL_SECONDS, config.COMMAND_TTL_SECONDS);
+
+export async function queueCommand(ctx: TrackerContext, device: Device, sender: CommandSender, type: CommandType, attributes: CommandParams = {}): Promise<Command> {
   // A device that never connected has no known protocol yet: its command waits for the connection,
   // and fails then if the protocol turns out not to have it.
   if (device.protocol && !canSend(device.protocol, type)) {
@@ -29,9 +32,9 @@ export async function queueCommand(ctx: TrackerContext, device: Device, tokenId:
   if (engineStop && device.lastSpeed > ctx.config.ENGINE_STOP_MAX_SPEED_KMH) {
     throw new ApiError('conflict', `device ${device.id} last reported ${device.lastSpeed} km/h: engine stop is refused above ${ctx.config.ENGINE_STOP_MAX_SPEED_KMH} km/h`);
   }
-  const ttlSeconds = engineStop ? Math.min(ctx.config.ENGINE_STOP_TTL_SECONDS, ctx.config.COMMAND_TTL_SECONDS) : ctx.config.COMMAND_TTL_SECONDS;
+  const ttlSeconds = engineStop ? engineStopTtlSeconds(ctx.config) : ctx.config.COMMAND_TTL_SECONDS;
   const queued = await ctx.db.transaction(async (tx) => {
-    const command = await createCommand(tx, { accountId: device.accountId, deviceId: device.id, type, attributes, tokenId, ttlSeconds });
+    const command = await createCommand(tx, { accountId: device.accountId, deviceId: device.id, type, attributes, sender, ttlSeconds });
     await tx.query('SELECT pg_notify($1, $2)', [COMMANDS_CHANNEL, JSON.stringify({ deviceId: device.id, commandId: command.id })]);
     return command;
   });

@@ -10,8 +10,10 @@ export interface Command {
   deviceId: string;
   type: string;
   attributes: CommandParams;
-  /** The API token that sent it; null for commands queued before tokens were recorded. */
+  /** The API token that sent it; null when a dashboard user did, or for commands queued before tokens were recorded. */
   tokenId: string | null;
+  /** The dashboard user who sent it; null when a token did. */
+  userId: string | null;
   status: CommandStatus;
   createdAt: Date;
   expiresAt: Date;
@@ -29,6 +31,7 @@ interface Row {
   type: string;
   attributes: CommandParams;
   token_id: string | null;
+  user_id: string | null;
   status: CommandStatus;
   created_at: Date;
   expires_at: Date;
@@ -46,6 +49,7 @@ const toCommand = (r: Row): Command => ({
   type: r.type,
   attributes: r.attributes,
   tokenId: r.token_id,
+  userId: r.user_id,
   status: r.status,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
@@ -57,21 +61,24 @@ const toCommand = (r: Row): Command => ({
   error: r.error,
 });
 
+/** Who asks for a command, as the audit log records it: an API token, or a user signed in to the dashboard. */
+export type CommandSender = { tokenId: string } | { userId: string };
+
 export interface NewCommand {
   accountId: string;
   deviceId: string;
   type: string;
   attributes: CommandParams;
-  tokenId: string;
+  sender: CommandSender;
   ttlSeconds: number;
 }
 
 export async function createCommand(db: Queryable, c: NewCommand): Promise<Command> {
   const rows = await db.query<Row>(
     // Creation time in whole milliseconds, as the list's cursor carries it, so no row is skipped at a page boundary.
-    `INSERT INTO commands (id, account_id, device_id, type, attributes, token_id, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', now()), now() + make_interval(secs => $7)) RETURNING *`,
-    [newId('cmd'), c.accountId, c.deviceId, c.type, JSON.stringify(c.attributes), c.tokenId, c.ttlSeconds],
+    `INSERT INTO commands (id, account_id, device_id, type, attributes, token_id, user_id, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, date_trunc('milliseconds', now()), now() + make_interval(secs => $8)) RETURNING *`,
+    [newId('cmd'), c.accountId, c.deviceId, c.type, JSON.stringify(c.attributes), 'tokenId' in c.sender ? c.sender.tokenId : null, 'userId' in c.sender ? c.sender.userId : null, c.ttlSeconds],
   );
   return toCommand(rows[0]!);
 }
@@ -124,16 +131,21 @@ export async function failCommand(db: Queryable, id: string, error: string): Pro
 }
 
 /**
- * The device answered: the sent command whose number the reply echoes is delivered, with the reply
- * and position; without a number (a protocol that echoes none), or one no command has (units that
- * echo zeros), the oldest sent one.
+ * The device answered: the sent command whose number the reply echoes is delivered (or, when the
+ * unit says it refused it, failed), with the reply and position; without a number (a protocol that
+ * echoes none), or one no command has (units that echo zeros), the oldest sent one. Of several sent
+ * with that number (a narrow serial wraps around), the newest: an older one went unanswered.
  */
-export async function deliverSent(db: Queryable, deviceId: string, seq: number | undefined, reply: string, position: Command['position']): Promise<Command | null> {
+export async function deliverSent(db: Queryable, deviceId: string, seq: number | undefined, reply: string, position: Command['position'], failed = false): Promise<Command | null> {
   const rows = await db.query<Row>(
-    `UPDATE commands SET status = 'delivered', delivered_at = now(), reply = $2, position = $3
-     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent' ORDER BY seq IS NOT DISTINCT FROM $4::bigint DESC, sent_at, created_at LIMIT 1)
+    `UPDATE commands SET status = CASE WHEN $5 THEN 'failed' ELSE 'delivered' END,
+       delivered_at = CASE WHEN $5 THEN NULL ELSE now() END, ended_at = CASE WHEN $5 THEN now() END,
+       error = CASE WHEN $5 THEN 'the unit did not carry it out: ' || $2 END,
+       reply = $2, position = $3
+     WHERE id = (SELECT id FROM commands WHERE device_id = $1 AND status = 'sent'
+       ORDER BY seq IS NOT DISTINCT FROM $4::bigint DESC, CASE WHEN seq = $4::bigint THEN sent_at END DESC NULLS LAST, sent_at, created_at LIMIT 1)
      RETURNING *`,
-    [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null],
+    [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null, failed],
   );
   return rows[0] ? toCommand(rows[0]) : null;
 }

@@ -57,6 +57,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     get protocol() {
       return protocol?.name ?? 'unknown';
     },
+    session: protocolState,
     write: (bytes) => socket.write(bytes),
     close: () => socket.destroy(),
   };
@@ -146,7 +147,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
       takingOver = false;
       await speakFor(deps, deviceId, speaker);
     }
-    await answered(deps, deviceId, speaker, result.commandReply, screened.positions, result.commandSeq);
+    await answered(deps, deviceId, speaker, result, screened.positions);
     if (result.reply && !closed) socket.write(result.reply);
   }
 

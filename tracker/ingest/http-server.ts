@@ -141,7 +141,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     }
     await store(deps, device.id, screened);
     const conn = seen(device.id, remoteAddress);
-    await answered(deps, device.id, { conn, remoteAddress }, decoded.commandReply, screened.positions);
+    await answered(deps, device.id, { conn, remoteAddress }, decoded, screened.positions);
     const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);
     reply(200, commands.join('\n'));

@@ -11,7 +11,7 @@ import { carriesLatest } from '../positions/latest-telemetry.js';
 import type { PlausibleLimits } from '../positions/plausible.js';
 import { asStored } from '../positions/stored.js';
 import type { Telemetry } from '../positions/telemetry.js';
-import type { DecodedPosition } from '../protocols/types.js';
+import type { DecodeResult, DecodedPosition } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
 import type { PositionBatcher } from './batcher.js';
 import type { DeviceConnections, LiveConnection } from './connections.js';
@@ -88,12 +88,15 @@ export async function store(deps: PipelineDeps, deviceId: string, screened: Scre
 }
 
 /** A command reply counts only from the speaker that speaks for the device (it got the command). */
-export async function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, reply: string | undefined, positions: DecodedPosition[], seq?: number): Promise<void> {
-  if (reply === undefined || deps.connections.get(deviceId) !== speaker.conn) return;
+export async function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, decoded: CommandAnswer, positions: DecodedPosition[]): Promise<void> {
+  if (decoded.commandReply === undefined || deps.connections.get(deviceId) !== speaker.conn) return;
   const p = positions[0];
   const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
-  await deps.dispatcher.replied(deviceId, reply, position, seq);
+  await deps.dispatcher.replied(deviceId, decoded.commandReply, position, decoded.commandSeq, decoded.commandFailed);
 }
+
+/** What a decoded message says about a command it answers. */
+export type CommandAnswer = Pick<DecodeResult, 'commandReply' | 'commandSeq' | 'commandFailed'>;
 
 /**
  * What a message without a fix says is stored before the ACK when it is kept as the device's latest

@@ -43,6 +43,8 @@ export interface DecodeResult {
   commandReply?: string;
   /** The `commandSeq` the reply echoes, where the protocol has one (GT06's server flag): it finds the command. */
   commandSeq?: number;
+  /** The reply says the unit refused or could not run the command (JT/T 808 result 1..3): it fails instead of being delivered. */
+  commandFailed?: boolean;
   /** The frame's checksum did not match (the server counts it; CRC_STRICT refuses the frame). */
   badChecksum?: boolean;
   /** A frame that was valid but carries nothing for us (heartbeat is still a sign of life). */
@@ -81,9 +83,11 @@ export interface CommandParams {
 /**
  * What a protocol can send, as data: an encoder per command it has (`commandSeq` travels in the
  * command where the protocol echoes it back). A command missing here is refused when it is asked
- * for, never queued.
+ * for, never queued. `session` is the state the decoder kept for the connection the command goes
+ * to (JT/T 808 addresses it with the number and header version the terminal used); it is absent
+ * when a command is only checked, before any connection.
  */
-export type CommandEncoders = Partial<Record<CommandType, (commandSeq: number, params: CommandParams) => Buffer>>;
+export type CommandEncoders = Partial<Record<CommandType, (commandSeq: number, params: CommandParams, session?: ProtocolState) => Buffer>>;
 
 /** A protocol spoken over a TCP stream: detected, framed, decoded frame by frame. */
 export interface Protocol {
@@ -91,6 +95,8 @@ export interface Protocol {
   name: string;
   transport: 'tcp';
   commands: CommandEncoders;
+  /** The largest `commandSeq` the protocol's commands can carry (JT/T 808's serial is 16 bits); unset, 31 bits. */
+  maxCommandSeq?: number;
   /** True when the first bytes of a connection belong to this protocol (device port autodetect). */
   detect(firstBytes: Buffer): boolean;
   createFramer(maxFrameBytes: number): Framer;

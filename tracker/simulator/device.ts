@@ -8,7 +8,10 @@ import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
 import { h02Alarm, h02CommandReply, h02Position } from './frames/h02.js';
 import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
-import { jt808Auth, jt808Position, jt808Register } from './frames/jt808.js';
+import { jt808Auth, jt808CommandAnswer, jt808Position, jt808PositionAnswer, jt808Register } from './frames/jt808.js';
+import { jt808 } from '../protocols/jt808/index.js';
+import { readHeader } from '../protocols/jt808/message.js';
+import type { Framer } from '../protocols/types.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { suntechAlarm, suntechPosition } from './frames/suntech.js';
 import { ruptelaIdentification, ruptelaPosition } from './frames/ruptela.js';
@@ -26,6 +29,9 @@ export interface SimTarget {
   osmandPort: number;
 }
 
+/** JT/T 808 downlinks that answer the unit's own messages (general, registration, time, lock answers), not commands. */
+const PLATFORM_ANSWERS = new Set([0x8001, 0x8100, 0x8109, 0x4401]);
+
 export class SimulatedDevice {
   private socket: Socket | null = null;
   private serial = 1;
@@ -35,6 +41,10 @@ export class SimulatedDevice {
   private scenarioTicks = 0;
   reports = 0;
   acks = 0;
+  /** JT/T 808 downlinks arrive escaped and may be split or merged in reads. */
+  private jt808Framer: Framer | null = null;
+  /** What a JT/T 808 unit answers 0x8105/0x8103 with: 0 success, 1 failure, 3 not supported. */
+  jt808Result = 0;
 
   constructor(
     readonly protocol: SimProtocol,
@@ -157,8 +167,21 @@ export class SimulatedDevice {
       this.commands.push(`${h02[1]},${h02[2]}`);
       this.socket?.write(h02CommandReply(this.imei, h02[1]!, h02[2] ? h02[2].split(',') : [], fix));
     }
+    if (this.protocol === 'jt808') this.onJt808(data);
     // GPS103 "B" and TK103 AP00 ask for the position now.
     if (this.protocol === 'gps103' && data.toString('latin1').endsWith(',B')) this.socket?.write(gps103Position(this.imei, fix));
     if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.tk103Id, fix));
+  }
+
+  /** A position query is answered with the fix (0x0201), any other command with the general answer (0x0001) and its result. */
+  private onJt808(data: Buffer): void {
+    this.jt808Framer ??= jt808.createFramer(4096);
+    for (const frame of this.jt808Framer.push(data)) {
+      const h = readHeader(frame);
+      if (!h || PLATFORM_ANSWERS.has(h.type)) continue;
+      this.commands.push(`0x${h.type.toString(16)} ${h.r.bytes(h.r.remaining).toString('hex')}`.trim());
+      if (h.type === 0x8201) this.socket?.write(jt808PositionAnswer(this.imei, h.serial, toFix(this.route), this.serial++));
+      else this.socket?.write(jt808CommandAnswer(this.imei, h.serial, h.type, this.serial++, this.jt808Result));
+    }
   }
 }

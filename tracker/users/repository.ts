@@ -92,3 +92,10 @@ export async function setPasswordByLink(db: Queryable, linkHash: string, passwor
   await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [rows[0].id]);
   return toUser(rows[0]);
 }
+
+/** The email addresses of some of an account's users, by user id (a command log names who sent each command). */
+export async function userEmails(db: Queryable, accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: string; email: string }>('SELECT id, email FROM dashboard_users WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, [...ids]]);
+  return new Map(rows.map((r) => [r.id, r.email]));
+}

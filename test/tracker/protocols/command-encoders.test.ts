@@ -98,3 +98,10 @@ describe('OsmAnd (Traccar Client)', () => {
     expect(commandTypes('osmand')).toEqual(['locate']);
   });
 });
+
+describe('custom commands of the text protocols', () => {
+  // A payload given as hex has no place in a text command: refused (400 at the API), never sent as an empty command.
+  it.each(['gt06', 'h02', 'gl200', 'gps103', 'meitrack', 'suntech', 'tk103', 'wialon'])('%s refuses hex', (protocol) => {
+    expect(() => encodeCommand(protocol, 'custom', 1, { hex: 'aa00', identity: '123456789012345' })).toThrow(/custom commands are text/);
+  });
+});

@@ -229,9 +229,84 @@ describe('JT/T 808 text and command replies', () => {
 });
 
 describe('JT/T 808 commands', () => {
-  it('sends a custom frame given as hex as is; nothing else can be built without the terminal number', () => {
+  /**
+   * A downlink as the standard lays it out, built here by hand: 7e | message id | attributes (body
+   * length; bit 14 and a version byte for 2019) | phone number | serial | body | XOR of everything
+   * from the id to the body | 7e, with 7e and 7d inside sent as 7d 02 and 7d 01.
+   */
+  function downlink(type: number, phone: string, serial: number, body: string, version?: number): Buffer {
+    const b = hex(body);
+    const attributes = b.length | (version === undefined ? 0 : 0x4000);
+    const inner = Buffer.concat([
+      hex(`${type.toString(16).padStart(4, '0')} ${attributes.toString(16).padStart(4, '0')}`),
+      version === undefined ? Buffer.alloc(0) : Buffer.from([version]),
+      hex(phone),
+      hex(serial.toString(16).padStart(4, '0')),
+      b,
+    ]);
+    const check = inner.reduce((x, byte) => x ^ byte, 0);
+    const escaped = [...inner, check].flatMap((byte) => (byte === 0x7e ? [0x7d, 0x02] : byte === 0x7d ? [0x7d, 0x01] : [byte]));
+    return Buffer.from([0x7e, ...escaped, 0x7e]);
+  }
+
+  /** A connection whose terminal spoke the 2013 header with this number. */
+  const spoke2013 = () => {
+    const conn = protocolState();
+    jt808.decode(jt808.createFramer(4096).push(msg2013(0x0002, Buffer.alloc(0)))[0]!, conn);
+    return conn;
+  };
+
+  const cases: [Parameters<typeof encodeCommand>[1], object, number, string][] = [
+    ['locate', {}, 0x8201, ''],
+    ['engineStop', {}, 0x8105, 'f0'],
+    ['engineResume', {}, 0x8105, 'f1'],
+    ['reboot', {}, 0x8105, '04'],
+    // one parameter: id 0x00000029 (default time report interval), length 4, 30 s
+    ['setInterval', { seconds: 30 }, 0x8103, '01 00000029 04 0000001e'],
+  ];
+
+  it.each(cases)('%s, to the number and header version the terminal spoke (2013)', (type, params, id, body) => {
+    expect(encodeCommand('jt808', type, 0x1234, params, spoke2013())?.toString('hex')).toBe(downlink(id, '013912345678', 0x1234, body).toString('hex'));
+  });
+
+  it.each(cases)('%s, to a terminal speaking the 2019 header (10-byte number, version byte)', (type, params, id, body) => {
+    const conn = protocolState();
+    jt808.decode(jt808.createFramer(4096).push(jt808Heartbeat(IMEI))[0]!, conn);
+    expect(encodeCommand('jt808', type, 7, params, conn)?.toString('hex')).toBe(downlink(id, `00000${IMEI}`, 7, body, 1).toString('hex'));
+  });
+
+  it('without a connection, a 15-digit id is the 48-bit number without its Luhn digit; a phone number is BCD', () => {
+    // 12345678901234 = 0x0b3a73ce2ff2
+    expect(encodeCommand('jt808', 'engineStop', 0, { identity: '123456789012345' })?.toString('hex')).toBe(downlink(0x8105, '0b3a73ce2ff2', 0, 'f0').toString('hex'));
+    expect(encodeCommand('jt808', 'reboot', 3, { identity: '13912345678' })?.toString('hex')).toBe(downlink(0x8105, '013912345678', 3, '04').toString('hex'));
+    expect(encodeCommand('jt808', 'locate', 3, { identity: '12345678901234567890' })?.toString('hex')).toBe(downlink(0x8201, '12345678901234567890', 3, '', 1).toString('hex'));
+  });
+
+  it('escapes a serial or value holding 7e or 7d', () => {
+    expect(encodeCommand('jt808', 'setInterval', 0x7e7d, { seconds: 126 }, spoke2013())).toEqual(downlink(0x8103, '013912345678', 0x7e7d, '01 00000029 04 0000007e'));
+  });
+
+  it('the serial is the low 16 bits of the command number', () => {
+    expect(encodeCommand('jt808', 'reboot', 0x10005, {}, spoke2013())).toEqual(downlink(0x8105, '013912345678', 5, '04'));
+  });
+
+  it('sends a custom frame given as hex as is; text is refused', () => {
     expect(encodeCommand('jt808', 'custom', 1, { hex: '7e8105000101391234567800000af07e' })).toEqual(hex('7e8105000101391234567800000af07e'));
     expect(() => encodeCommand('jt808', 'custom', 1, { text: 'RESET' })).toThrow(RangeError);
-    expect(encodeCommand('jt808', 'engineStop', 1)).toBeNull();
+  });
+
+  it('the general answer 0x0001 finds its command by serial; a result other than 0 fails it', () => {
+    expect(decode(jt808CommandAnswer(IMEI, 0x1234, 0x8105, 9))).toMatchObject({ commandReply: '0x8105 #4660: success', commandSeq: 0x1234 });
+    expect(decode(jt808CommandAnswer(IMEI, 0x1234, 0x8105, 9)).commandFailed).toBeUndefined();
+    for (const [result, outcome] of [[1, 'failure'], [2, 'bad message'], [3, 'not supported']] as const) {
+      expect(decode(jt808CommandAnswer(IMEI, 0x0007, 0x8103, 9, result))).toMatchObject({ commandReply: `0x8103 #7: ${outcome}`, commandSeq: 7, commandFailed: true });
+    }
+  });
+
+  it('the position answer 0x0201 carries the query serial and the position', () => {
+    const r = decode(msg2013(0x0201, Buffer.concat([hex('1234'), locationBody(0, 0x02)])));
+    expect(r).toMatchObject({ commandReply: '0x8201 #4660: position', commandSeq: 0x1234 });
+    expect(r.positions).toHaveLength(1);
+    expect(r.positions[0]).toMatchObject({ valid: true, lat: 22.57972, lng: 114.059848 });
   });
 });

@@ -1,21 +1,23 @@
 // Devices: the account's list with status, last position and last update; adding a device by its
 // identifier; a device's page with its details, its latest telemetry, the edit form, its OsmAnd
-// report key and its recent commands.
+// report key, and its commands (send one, see the recent ones).
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../../../shared/errors.js';
 import type { TrackerContext } from '../../context.js';
 import { deviceName, imei, plate } from '../../devices/fields.js';
+import { engineStopTtlSeconds, queueCommand } from '../../commands/queue.js';
 import { clearReportKey, reportKeyHash, setReportKey } from '../../devices/report-key.js';
 import { addDevice, findDevice, listDevices, type Device } from '../../devices/repository.js';
 import { latestTelemetry, type LatestTelemetry } from '../../positions/latest-telemetry.js';
+import type { CommandType } from '../../protocols/types.js';
 import type { SignInSession } from '../../users/sign-in-sessions.js';
 import { errorSummary, errorsOf, field, formValues, type FieldSpec, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
 import { sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
-import { commandsPanel } from './device-commands.js';
+import { commandsPanel, COMMAND_LABELS, EMPTY_COMMAND_FORM, readCommandForm, type CommandFormState } from './device-commands.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
 import { telemetryPanel } from './device-telemetry.js';
 
@@ -112,8 +114,16 @@ interface PageParts {
 }
 
 /** What the device page shows besides the device row and the form's values. */
-async function partsOf(ctx: TrackerContext, device: Device): Promise<PageParts> {
-  const [sections, latest, keyHash, commands] = await Promise.all([shownSections(ctx, device), latestTelemetry(ctx.db, device.id), reportKeyHash(ctx.db, device.id), commandsPanel(ctx.db, device)]);
+async function partsOf(ctx: TrackerContext, session: SignInSession, device: Device, commandForm: CommandFormState = EMPTY_COMMAND_FORM): Promise<PageParts> {
+  const [sections, latest, keyHash, commands] = await Promise.all([
+    shownSections(ctx, device),
+    latestTelemetry(ctx.db, device.id),
+    reportKeyHash(ctx.db, device.id),
+    commandsPanel(ctx.db, session, device, `${deviceUrl(device.id)}/commands`, commandForm, {
+      maxSpeedKmh: ctx.config.ENGINE_STOP_MAX_SPEED_KMH,
+      ttlSeconds: engineStopTtlSeconds(ctx.config),
+    }),
+  ]);
   return { sections, latest, keySet: keyHash !== null, commands };
 }
 
@@ -174,8 +184,9 @@ export function devicesPages(ctx: TrackerContext): Router {
   router.get('/devices/:id', async (req, res) => {
     const device = await ownDevice(ctx, res, req.params.id);
     const saved = { '1': 'Changes saved.', 'key-removed': 'Report key removed: OsmAnd reports for this unit are accepted without one.' }[String(req.query.saved)];
-    const message = saved ? notice('success', saved) : null;
-    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, device), await currentValues(ctx, device), {}, message));
+    const sent = typeof req.query.sent === 'string' && Object.hasOwn(COMMAND_LABELS, req.query.sent) ? COMMAND_LABELS[req.query.sent as CommandType] : null;
+    const message = saved ? notice('success', saved) : sent ? notice('success', html`Command queued: <strong>${sent}</strong>. Its status is in the list below.`) : null;
+    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, sessionOf(res), device), await currentValues(ctx, device), {}, message));
   });
 
   router.post('/devices/:id', async (req, res) => {
@@ -184,12 +195,32 @@ export function devicesPages(ctx: TrackerContext): Router {
     const results = DEVICE_SECTIONS.map((s) => s.parse(values));
     const errors: FormErrors = Object.assign({}, ...results.map((r) => (r.ok ? {} : errorsOf(r.error))));
     if (Object.keys(errors).length > 0) {
-      return res.status(400).send(devicePage(sessionOf(res), device, await partsOf(ctx, device), values, errors, null));
+      return res.status(400).send(devicePage(sessionOf(res), device, await partsOf(ctx, sessionOf(res), device), values, errors, null));
     }
     await ctx.db.transaction(async (tx) => {
       for (const r of results) if (r.ok) await r.save(tx, device);
     });
     res.redirect(303, `${deviceUrl(device.id)}?saved=1`);
+  });
+
+  // A command from the device page: the API's rules (the protocol's types, engine stop's speed
+  // limit and short life), recorded with the signed-in user as its sender.
+  router.post('/devices/:id/commands', async (req, res) => {
+    const session = sessionOf(res);
+    const device = await ownDevice(ctx, res, req.params.id);
+    const values = formValues(req.body);
+    const refuse = async (status: number, errors: FormErrors) =>
+      res.status(status).send(devicePage(session, device, await partsOf(ctx, session, device, { values, errors }), await currentValues(ctx, device), {}, null));
+    const form = readCommandForm(device, values);
+    if (!form.ok) return refuse(400, form.errors);
+    try {
+      await queueCommand(ctx, device, { userId: session.userId }, form.type, form.params);
+    } catch (err) {
+      if (!(err instanceof ApiError) || (err.code !== 'conflict' && err.code !== 'bad_request')) throw err;
+      return refuse(err.status, { [form.field]: err.message });
+    }
+    req.log.info({ deviceId: device.id, accountId: session.accountId, userId: session.userId, type: form.type }, 'command sent from the dashboard');
+    res.redirect(303, `${deviceUrl(device.id)}?sent=${form.type}#device-commands`);
   });
 
   router.post('/devices/:id/report-key', async (req, res) => {
@@ -206,7 +237,7 @@ export function devicesPages(ctx: TrackerContext): Router {
       [{ id: 'new-report-key', label: 'Report key', copy: 'Copy key', value: key }],
       html`Enter it in the phone app as the <code>key</code> parameter of the server address (for example <code>?key=…</code>); from now on reports without it are not accepted.`,
     );
-    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, device), await currentValues(ctx, device), {}, message));
+    res.send(devicePage(sessionOf(res), device, await partsOf(ctx, sessionOf(res), device), await currentValues(ctx, device), {}, message));
   });
 
   return router;

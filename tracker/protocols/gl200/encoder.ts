@@ -2,6 +2,7 @@
 // "+ACK:GT<command>,<version>,<IMEI>,<name>,…,<serial number>,<send time>,<count>$"; the serial is
 // the command's sequence number as four hex digits, so the answer names the command it confirms.
 // The password is left empty, as units configured for server commands expect (custom text can carry one).
+import { customText } from '../custom-text.js';
 import type { CommandEncoders } from '../types.js';
 
 /** The serial number field: the low 16 bits of the command's sequence number, in hex. */
@@ -25,5 +26,5 @@ export const gl200Commands: CommandEncoders = {
   engineResume: (seq) => output(false, seq),
   // GTRTO sub-command 3: reboot.
   reboot: (seq) => command(`AT+GTRTO=,3,,,,,,${serial(seq)}$`),
-  custom: (_seq, params) => command(params.text ?? ''),
+  custom: (_seq, params) => command(customText('@Track', params)),
 };

@@ -1,5 +1,6 @@
 // Server-to-device commands: "**,imei:<imei>,<code>[,<argument>]". The unit answers with a report
 // (B: one position), not with a numbered reply, so nothing matches an answer to its command.
+import { customText } from '../custom-text.js';
 import type { CommandEncoders, CommandParams } from '../types.js';
 
 function command(params: CommandParams, code: string): Buffer {
@@ -19,5 +20,5 @@ export const gps103Commands: CommandEncoders = {
   engineStop: (_seq, params) => command(params, 'J'),
   engineResume: (_seq, params) => command(params, 'K'),
   setInterval: (_seq, params) => command(params, `C,${period(params.seconds ?? 0)}`),
-  custom: (_seq, params) => command(params, params.text ?? ''),
+  custom: (_seq, params) => command(params, customText('GPS103', params)),
 };

@@ -2,6 +2,7 @@
 // device echoes in its 0x15/0x21 reply, so the flag is how a reply is matched to its command. The
 // texts are Concox's SMS/online command set (GT06N, JM-VL and GT800 manuals).
 import { crc16X25 } from '../crc.js';
+import { customText } from '../custom-text.js';
 import type { CommandEncoders } from '../types.js';
 import { MSG } from './decoder.js';
 
@@ -40,8 +41,5 @@ export const gt06Commands: CommandEncoders = {
   engineResume: (seq) => encodeCommand('Relay,0#', seq),
   reboot: (seq) => encodeCommand('RESET#', seq),
   setInterval: (seq, { seconds }) => encodeCommand(`TIMER,${seconds},${seconds}#`, seq),
-  custom: (seq, { text }) => {
-    if (text === undefined) throw new RangeError('GT06 custom commands are text (attributes.text)');
-    return encodeCommand(text, seq);
-  },
+  custom: (seq, params) => encodeCommand(customText('GT06', params), seq),
 };

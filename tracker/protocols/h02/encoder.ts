@@ -3,6 +3,7 @@
 // command sent. From the manufacturer's command list: S20 cuts (1,1) or restores (1,0) the fuel
 // relay, S71 with function 22 sets the reporting period in seconds. No reboot or locate is
 // documented (see README.md).
+import { customText } from '../custom-text.js';
 import type { CommandEncoders, CommandParams } from '../types.js';
 
 const hhmmss = (d: Date) => [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('');
@@ -18,8 +19,7 @@ export const h02Commands: CommandEncoders = {
   setInterval: (_seq, params) => encode(params, 'S71', `22,${params.seconds}`),
   // The text is the command and its arguments after the time, e.g. "SCF" arms with "SCF,0,0"… sent as is.
   custom: (_seq, params) => {
-    if (params.text === undefined) throw new RangeError('H02 custom commands are text (attributes.text)');
-    const [command, ...args] = params.text.split(',');
+    const [command, ...args] = customText('H02', params).split(',');
     return encode(params, command!, args.join(','));
   },
 };

@@ -4,7 +4,8 @@
 // number, so every message identifies the device.
 import type { Telemetry } from '../../positions/telemetry.js';
 import { emptyWhenTruncated, Reader } from '../reader.js';
-import type { DecodeResult } from '../types.js';
+import type { DecodeResult, ProtocolState } from '../types.js';
+import { rememberTerminal } from './encoder.js';
 import { decodeLocation } from './location.js';
 import { decodeLockLocation } from './location2.js';
 import { buildMessage, generalResponse, type Header, lockResponse, readHeader, terminalId } from './message.js';
@@ -13,6 +14,7 @@ import { readBcdTime } from './values.js';
 
 export const MSG = {
   TERMINAL_RESPONSE: 0x0001,
+  POSITION_ANSWER: 0x0201,
   HEARTBEAT: 0x0002,
   LOGOUT: 0x0003,
   REGISTER: 0x0100,
@@ -38,7 +40,7 @@ export const MSG = {
 /** Messages answered with 0x8001 and nothing more to say. */
 const SIGN_OF_LIFE = new Set<number>([MSG.LOGOUT, MSG.HEARTBEAT_2, MSG.PHOTO, MSG.TIMEZONE]);
 
-export const decodeJt808 = emptyWhenTruncated((frame) => (frame[0] === 0x28 ? decodeText(frame) : decodeBinary(frame)));
+export const decodeJt808 = emptyWhenTruncated((frame, conn) => (frame[0] === 0x28 ? decodeText(frame) : decodeBinary(frame, conn)));
 
 /** "(…)" text: "BASE,2,TIME" asks for the time (echoed with it filled in); anything else is an answer. */
 function decodeText(frame: Buffer): DecodeResult {
@@ -55,9 +57,11 @@ function answer(text: string): DecodeResult {
   return { positions: [], attributes: { result: text.slice(0, 256) }, commandReply: text };
 }
 
-function decodeBinary(frame: Buffer): DecodeResult {
+function decodeBinary(frame: Buffer, conn: ProtocolState): DecodeResult {
   const h = readHeader(frame);
   if (!h) return { positions: [] };
+  // Commands go out addressed as the terminal last spoke.
+  rememberTerminal(conn, h.terminal, h.version);
   const found = decodeBody(h);
   const result: DecodeResult = { identity: terminalId(h.terminal), ...found };
   if (h.badChecksum) result.badChecksum = true;
@@ -125,11 +129,20 @@ function decodeBody(h: Header): Omit<DecodeResult, 'identity'> {
     case MSG.DRIVER_IDENTITY:
       return decodeDriverIdentity(r);
     case MSG.TERMINAL_RESPONSE: {
-      // The terminal's answer to one of our commands: the command's serial, its id and a result.
+      // The terminal's answer to one of our commands: the command's serial, its id and a result
+      // (0 success; 1 failure, 2 bad message, 3 not supported fail the command).
       const serial = r.u16();
       const type = r.u16();
-      const outcome = ['success', 'failure', 'bad message', 'not supported'][r.u8()] ?? 'unknown result';
-      return { positions: [], commandReply: `0x${type.toString(16).padStart(4, '0')} #${serial}: ${outcome}` };
+      const result = r.u8();
+      const outcome = ['success', 'failure', 'bad message', 'not supported'][result] ?? 'unknown result';
+      const reply: DecodeResult = { positions: [], commandReply: `0x${type.toString(16).padStart(4, '0')} #${serial}: ${outcome}`, commandSeq: serial };
+      if (result !== 0) reply.commandFailed = true;
+      return reply;
+    }
+    case MSG.POSITION_ANSWER: {
+      // The answer to a position query (0x8201): its serial, then a location report.
+      const serial = r.u16();
+      return { positions: [decodeLocation(r)], commandReply: `0x8201 #${serial}: position`, commandSeq: serial };
     }
     default:
       return SIGN_OF_LIFE.has(h.type) ? { positions: [], heartbeat: true, reply: ack } : { positions: [], heartbeat: true };

@@ -1,5 +1,6 @@
 // Meitrack commands: "@@<flag><length>,<imei>,<command>*<checksum>\r\n". The unit answers with
 // the same command code ("$$…,C01,OK*…"), which comes back as the command reply.
+import { customText } from '../custom-text.js';
 import type { CommandEncoders, CommandParams } from '../types.js';
 import { meitrackMessage } from './checksum.js';
 
@@ -16,5 +17,5 @@ export const meitrackCommands: CommandEncoders = {
   reboot: (_seq, params) => command(params, 'F02'),
   // A12 sets the interval of timed reports in tens of seconds.
   setInterval: (_seq, params) => command(params, `A12,${Math.max(1, Math.round((params.seconds ?? 60) / 10))}`),
-  custom: (_seq, params) => command(params, params.text ?? ''),
+  custom: (_seq, params) => command(params, customText('Meitrack', params)),
 };

@@ -2,6 +2,7 @@
 //   "<model>CMD;<id>;02;<action>\r"
 // with the SA200 prefix, as Traccar sends it when it knows nothing better. The id is the unit's
 // own: it must be in the command.
+import { customText } from '../custom-text.js';
 import type { CommandEncoders, CommandParams } from '../types.js';
 
 function command(params: CommandParams, action: string): Buffer {
@@ -15,5 +16,5 @@ export const suntechCommands: CommandEncoders = {
   engineStop: (_seq, params) => command(params, 'Enable1'),
   engineResume: (_seq, params) => command(params, 'Disable1'),
   reboot: (_seq, params) => command(params, 'Reboot'),
-  custom: (_seq, params) => command(params, params.text ?? ''),
+  custom: (_seq, params) => command(params, customText('Suntech', params)),
 };

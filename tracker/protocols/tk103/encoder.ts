@@ -1,6 +1,7 @@
 // Server-to-device commands in the classic form "(<id><code>)". The unit answers some of them
 // (AP00 with a BP04 position, the comma-separated firmwares with a ZC03 text) without a serial,
 // so an answer delivers the device's oldest sent command.
+import { customText } from '../custom-text.js';
 import type { CommandEncoders, CommandParams } from '../types.js';
 
 function command(params: CommandParams, code: string): Buffer {
@@ -21,5 +22,5 @@ export const tk103Commands: CommandEncoders = {
   engineResume: (_seq, params) => command(params, 'AV011'),
   reboot: (_seq, params) => command(params, 'AT00'),
   setInterval: (_seq, params) => command(params, interval(params.seconds ?? 0)),
-  custom: (_seq, params) => command(params, params.text ?? ''),
+  custom: (_seq, params) => command(params, customText('TK103', params)),
 };

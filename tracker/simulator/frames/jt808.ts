@@ -1,6 +1,6 @@
 // JT/T 808 frames the way a terminal sends them (JT/T 808-2019): registration 0x0100, auth 0x0102,
 // heartbeat 0x0002, location report 0x0200 with mileage/fuel/signal/satellite items, and the
-// terminal's general answer 0x0001 to a command. The simulator speaks the 2019 header, whose
+// terminal's answers to commands: the general answer 0x0001 and the position answer 0x0201. The simulator speaks the 2019 header, whose
 // 10-byte number holds a 15-digit IMEI.
 import { buildMessage } from '../../protocols/jt808/message.js';
 import type { DeviceAlarm, DeviceFix, DeviceState } from './fix.js';
@@ -37,6 +37,15 @@ export function jt808Heartbeat(id: string, serial = 1): Buffer {
 
 /** The fixed location block and items 0x01 mileage (0.1 km), 0x02 fuel (0.1 L), 0x30 signal, 0x31 satellites. */
 export function jt808Position(id: string, fix: DeviceFix, state: DeviceState = {}, serial = 1, odometerKm = 0): Buffer {
+  return message(0x0200, id, serial, locationBody(fix, state, odometerKm));
+}
+
+/** 0x0201: the answer to a position query (0x8201), its serial then the location block. */
+export function jt808PositionAnswer(id: string, querySerial: number, fix: DeviceFix, serial = 1): Buffer {
+  return message(0x0201, id, serial, Buffer.concat([Buffer.from([querySerial >> 8, querySerial & 0xff]), locationBody(fix, {}, 0)]));
+}
+
+function locationBody(fix: DeviceFix, state: DeviceState, odometerKm: number): Buffer {
   const fixed = Buffer.alloc(28);
   fixed.writeUInt32BE(state.alarm ? 2 ** ALARM_BITS[state.alarm] : 0, 0);
   let status = 0;
@@ -60,7 +69,7 @@ export function jt808Position(id: string, fix: DeviceFix, state: DeviceState = {
   items.set([0x02, 2], 6);
   items.writeUInt16BE(Math.round((state.fuelLevel ?? 0) * 10), 8);
   items.set([0x30, 1, 25, 0x31, 1, Math.min(fix.satellites ?? 8, 255)], 10);
-  return message(0x0200, id, serial, Buffer.concat([fixed, items]));
+  return Buffer.concat([fixed, items]);
 }
 
 /** 0x0001: the terminal's answer to a command (its serial and id, result 0 = success). */
