@@ -10,6 +10,12 @@ export interface DevicePosition {
   filtered?: FlagReason;
 }
 
+/** A row as json_to_recordset reads it (one native stringify for the batch: no array literals to escape). */
+function asRecord(r: DevicePosition): Record<string, unknown> {
+  const p = r.position;
+  return { device_id: r.deviceId, device_time: p.deviceTime, valid: p.valid, lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, altitude: p.altitude, satellites: p.satellites, attributes: p.attributes, filtered: r.filtered };
+}
+
 /**
  * Stores a batch of positions from any devices in one statement (the devices' current positions move
  * with their state, positions/device-state.ts). A record already stored (same device and time, as
@@ -18,24 +24,12 @@ export interface DevicePosition {
  */
 export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<DevicePosition[]> {
   if (rows.length === 0) return [];
-  const p = rows.map((r) => r.position);
   const inserted = await db.query<{ device_id: string; device_time: Date }>(
     `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered)
-     SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::float8[], $5::float8[], $6::real[], $7::real[], $8::real[], $9::smallint[], $10::jsonb[], $11::text[])
+     SELECT * FROM json_to_recordset($1::json) AS r(device_id text, device_time timestamptz, valid boolean, lat float8, lng float8,
+       speed real, heading real, altitude real, satellites smallint, attributes jsonb, filtered text)
      ON CONFLICT DO NOTHING RETURNING device_id, device_time`,
-    [
-      rows.map((r) => r.deviceId),
-      p.map((x) => x.deviceTime.toISOString()),
-      p.map((x) => x.valid),
-      p.map((x) => x.lat),
-      p.map((x) => x.lng),
-      p.map((x) => x.speed),
-      p.map((x) => x.heading),
-      p.map((x) => x.altitude ?? null),
-      p.map((x) => x.satellites ?? null),
-      p.map((x) => JSON.stringify(x.attributes)),
-      rows.map((r) => r.filtered ?? null),
-    ],
+    [JSON.stringify(rows.map(asRecord))],
   );
   const fresh = new Set(inserted.map((r) => `${r.device_id} ${r.device_time.getTime()}`));
   return rows.filter((r) => fresh.delete(`${r.deviceId} ${r.position.deviceTime.getTime()}`));
