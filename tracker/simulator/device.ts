@@ -1,7 +1,9 @@
 // One simulated device speaking its real protocol to a device port: it logs in, reports its
-// position every interval, answers commands (locate with its fix, the others as the manufacturers'
-// units confirm them), and can play scripted SOS, speeding and fuel drops.
+// position every interval, checks the answers the protocol gives (login, report ACKs), answers
+// commands (locate with its fix, the others as the manufacturers' units confirm them), and can play
+// scripted SOS, speeding and fuel drops.
 import { connect, type Socket } from 'node:net';
+import { answerReader, type Answer, type AnswerReader } from './answers.js';
 import type { DeviceAlarm, DeviceState } from './frames/fix.js';
 import { gl200Alarm, gl200Position } from './frames/gl200.js';
 import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js';
@@ -17,13 +19,26 @@ import { tk103Alarm, tk103Handshake, tk103LocateReply, tk103Position } from './f
 import { wialonLogin, wialonPosition } from './frames/wialon.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200' | 'jt808' | 'gps103' | 'tk103';
+/** Every protocol the simulator speaks: all the tracker's, in the registry's order, then OsmAnd. */
+export const SIM_PROTOCOLS = ['gt06', 'teltonika', 'meitrack', 'h02', 'suntech', 'ruptela', 'wialon', 'gl200', 'jt808', 'gps103', 'tk103', 'osmand'] as const;
+export type SimProtocol = (typeof SIM_PROTOCOLS)[number];
+
+/**
+ * The identifier a unit of `protocol` with this IMEI is known by, the one to register: the IMEI,
+ * except TK103 units, known by a 12-character id: the IMEI's last 12 digits.
+ */
+export function simIdentifier(protocol: SimProtocol, imei: string): string {
+  return protocol === 'tk103' ? imei.slice(-12) : imei;
+}
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
   host: string;
+  /** The shared port, where the tracker recognises each protocol from its first bytes. */
   devicePort: number;
   osmandPort: number;
+  /** A protocol's own port, used instead of the shared one for that protocol. */
+  ports?: Partial<Record<SimProtocol, number>>;
 }
 
 export class SimulatedDevice {
@@ -33,8 +48,14 @@ export class SimulatedDevice {
   private route: RouteState;
   private scenario: Scenario | null = null;
   private scenarioTicks = 0;
+  private reader: AnswerReader | null = null;
   reports = 0;
+  /** Reports the tracker acknowledged as the protocol does (OsmAnd: a 2xx response). */
   acks = 0;
+  /** Whether the login was answered as accepted (protocols that answer it). */
+  loggedIn = false;
+  /** Answers that refuse the unit or a report (Teltonika 00, Ruptela 6400, Wialon #AD#-1, HTTP errors…). */
+  refusals = 0;
 
   constructor(
     readonly protocol: SimProtocol,
@@ -45,9 +66,9 @@ export class SimulatedDevice {
     this.route = start;
   }
 
-  /** TK103 units are known by a 12-character id: the IMEI's last 12 digits. */
-  get tk103Id(): string {
-    return this.imei.slice(-12);
+  /** What the tracker knows the unit by (simIdentifier). */
+  get identifier(): string {
+    return simIdentifier(this.protocol, this.imei);
   }
 
   /** Plays a scenario over the next reports (speeding for a while, a fuel drop, one SOS). */
@@ -58,18 +79,21 @@ export class SimulatedDevice {
 
   async connect(): Promise<void> {
     if (this.protocol === 'osmand') return;
-    const socket = connect(this.target.devicePort, this.target.host);
+    this.reader = answerReader(this.protocol);
+    const socket = connect(this.target.ports?.[this.protocol] ?? this.target.devicePort, this.target.host);
     this.socket = socket;
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     socket.on('error', () => undefined);
-    socket.on('data', (data) => this.onData(data));
+    socket.on('data', (data) => {
+      for (const answer of this.reader!.push(data)) this.onAnswer(answer);
+    });
     if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
     if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
     if (this.protocol === 'ruptela') socket.write(ruptelaIdentification(this.imei));
     if (this.protocol === 'wialon') socket.write(wialonLogin(this.imei));
     if (this.protocol === 'jt808') socket.write(Buffer.concat([jt808Register(this.imei, this.serial++), jt808Auth(this.imei, this.imei, this.serial++)]));
     if (this.protocol === 'gps103') socket.write(gps103Handshake(this.imei));
-    if (this.protocol === 'tk103') socket.write(tk103Handshake(this.tk103Id));
+    if (this.protocol === 'tk103') socket.write(tk103Handshake(this.identifier));
   }
 
   close(): void {
@@ -78,6 +102,7 @@ export class SimulatedDevice {
 
   /** Moves by `seconds` and sends one report. */
   async tick(seconds: number): Promise<void> {
+    if (this.protocol !== 'osmand' && (!this.socket || this.socket.destroyed)) return; // not connected: nothing is sent
     this.route = advance(this.route, seconds);
     const state: DeviceState = { ignition: this.route.speed > 0, fuelLevel: this.fuel, power: 12.6 };
     let alarm: DeviceAlarm | undefined;
@@ -121,12 +146,13 @@ export class SimulatedDevice {
         this.socket?.write(alarm ? gps103Alarm(this.imei, fix, alarm, state) : gps103Position(this.imei, fix, state));
         break;
       case 'tk103':
-        this.socket?.write(alarm ? tk103Alarm(this.tk103Id, fix, alarm, state) : tk103Position(this.tk103Id, fix, state));
+        this.socket?.write(alarm ? tk103Alarm(this.identifier, fix, alarm, state) : tk103Position(this.identifier, fix, state));
         break;
       case 'osmand': {
         const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });
         const body = await res.text();
         if (res.ok) this.acks++;
+        else this.refusals++;
         if (body.includes('locate')) await this.tick(0); // a phone answers locate with a report now
         break;
       }
@@ -136,10 +162,13 @@ export class SimulatedDevice {
   /** Commands the device was sent, as text (what a test or the operator can check it got). */
   readonly commands: string[] = [];
 
-  private onData(data: Buffer): void {
-    this.acks++;
+  private onAnswer({ kind, bytes: data }: Answer): void {
+    if (kind === 'login') this.loggedIn = true;
+    if (kind === 'ack') this.acks++;
+    if (kind === 'refusal') this.refusals++;
+    if (kind !== 'command') return;
     const fix = toFix(this.route);
-    if (this.protocol === 'gt06' && data[0] === 0x78 && data[3] === 0x80) {
+    if (this.protocol === 'gt06' && data[3] === 0x80) {
       // Online command: the text after the 4-byte flag; the reply echoes the flag.
       const text = data.toString('ascii', 9, 9 + data[4]! - 4);
       this.commands.push(text);
@@ -159,6 +188,6 @@ export class SimulatedDevice {
     }
     // GPS103 "B" and TK103 AP00 ask for the position now.
     if (this.protocol === 'gps103' && data.toString('latin1').endsWith(',B')) this.socket?.write(gps103Position(this.imei, fix));
-    if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.tk103Id, fix));
+    if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.identifier, fix));
   }
 }
