@@ -4,19 +4,14 @@
 // scripted SOS, speeding and fuel drops.
 import { connect, type Socket } from 'node:net';
 import { answerReader, type Answer, type AnswerReader } from './answers.js';
-import type { DeviceAlarm, DeviceState } from './frames/fix.js';
-import { gl200Alarm, gl200Position } from './frames/gl200.js';
-import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js';
-import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
-import { h02Alarm, h02CommandReply, h02Position } from './frames/h02.js';
-import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
-import { jt808Auth, jt808Position, jt808Register } from './frames/jt808.js';
+import type { DeviceState } from './frames/fix.js';
+import { gt06CommandReply, gt06WhereReply } from './frames/gt06.js';
+import { h02CommandReply } from './frames/h02.js';
+import { gps103Position } from './frames/gps103.js';
 import { osmandQueryString } from './frames/osmand.js';
-import { suntechAlarm, suntechPosition } from './frames/suntech.js';
-import { ruptelaIdentification, ruptelaPosition } from './frames/ruptela.js';
-import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
-import { tk103Alarm, tk103Handshake, tk103LocateReply, tk103Position } from './frames/tk103.js';
-import { wialonLogin, wialonPosition } from './frames/wialon.js';
+import { teltonikaCommandResponse, teltonikaGetGpsReply } from './frames/teltonika.js';
+import { tk103LocateReply } from './frames/tk103.js';
+import { loginFrame, reportFrame } from './reports.js';
 import { advance, toFix, type RouteState } from './route.js';
 
 /** Every protocol the simulator speaks: all the tracker's, in the registry's order, then OsmAnd. */
@@ -44,6 +39,7 @@ export interface SimTarget {
 export class SimulatedDevice {
   private socket: Socket | null = null;
   private serial = 1;
+  private readonly nextSerial = () => this.serial++;
   private fuel = 60;
   private route: RouteState;
   private scenario: Scenario | null = null;
@@ -87,13 +83,8 @@ export class SimulatedDevice {
     socket.on('data', (data) => {
       for (const answer of this.reader!.push(data)) this.onAnswer(answer);
     });
-    if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
-    if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
-    if (this.protocol === 'ruptela') socket.write(ruptelaIdentification(this.imei));
-    if (this.protocol === 'wialon') socket.write(wialonLogin(this.imei));
-    if (this.protocol === 'jt808') socket.write(Buffer.concat([jt808Register(this.imei, this.serial++), jt808Auth(this.imei, this.imei, this.serial++)]));
-    if (this.protocol === 'gps103') socket.write(gps103Handshake(this.imei));
-    if (this.protocol === 'tk103') socket.write(tk103Handshake(this.identifier));
+    const login = loginFrame(this.protocol, this.identifier, this.nextSerial);
+    if (login) socket.write(login);
   }
 
   close(): void {
@@ -105,58 +96,23 @@ export class SimulatedDevice {
     if (this.protocol !== 'osmand' && (!this.socket || this.socket.destroyed)) return; // not connected: nothing is sent
     this.route = advance(this.route, seconds);
     const state: DeviceState = { ignition: this.route.speed > 0, fuelLevel: this.fuel, power: 12.6 };
-    let alarm: DeviceAlarm | undefined;
     if (this.scenario && this.scenarioTicks-- > 0) {
       if (this.scenario === 'speeding') this.route = { ...this.route, speed: 130 };
       if (this.scenario === 'fuel-drop') this.fuel = Math.max(0, this.fuel - 8);
-      if (this.scenario === 'sos') alarm = 'sos';
+      if (this.scenario === 'sos') state.alarm = 'sos';
       state.fuelLevel = this.fuel;
     } else this.scenario = null;
     const fix = toFix(this.route);
     this.reports++;
-    switch (this.protocol) {
-      case 'gt06':
-        this.socket?.write(alarm ? gt06Alarm(fix, alarm, state, this.serial++) : gt06Position(fix, state, this.serial++));
-        break;
-      case 'teltonika':
-        this.socket?.write(teltonikaAvl([teltonikaRecord(fix, { ...state, alarm })], 0x8e));
-        break;
-      case 'h02':
-        this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
-        break;
-      case 'suntech':
-        this.socket?.write(alarm ? suntechAlarm(this.imei, fix, alarm, state) : suntechPosition(this.imei, fix, state));
-        break;
-      case 'meitrack':
-        this.socket?.write(alarm ? meitrackAlarm(this.imei, fix, alarm, state) : meitrackPosition(this.imei, fix, state));
-        break;
-      case 'ruptela':
-        this.socket?.write(ruptelaPosition(this.imei, fix, state));
-        break;
-      case 'wialon':
-        this.socket?.write(wialonPosition(fix, { ...state, alarm }));
-        break;
-      case 'gl200':
-        this.socket?.write(alarm ? gl200Alarm(this.imei, fix, alarm, this.serial++) : gl200Position(this.imei, fix, state, this.serial++));
-        break;
-      case 'jt808':
-        this.socket?.write(jt808Position(this.imei, fix, { ...state, alarm }, this.serial++));
-        break;
-      case 'gps103':
-        this.socket?.write(alarm ? gps103Alarm(this.imei, fix, alarm, state) : gps103Position(this.imei, fix, state));
-        break;
-      case 'tk103':
-        this.socket?.write(alarm ? tk103Alarm(this.identifier, fix, alarm, state) : tk103Position(this.identifier, fix, state));
-        break;
-      case 'osmand': {
-        const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });
-        const body = await res.text();
-        if (res.ok) this.acks++;
-        else this.refusals++;
-        if (body.includes('locate')) await this.tick(0); // a phone answers locate with a report now
-        break;
-      }
+    if (this.protocol !== 'osmand') {
+      this.socket?.write(reportFrame(this.protocol, this.identifier, fix, state, this.nextSerial));
+      return;
     }
+    const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, state)}`, { method: 'POST' });
+    const body = await res.text();
+    if (res.ok) this.acks++;
+    else this.refusals++;
+    if (body.includes('locate')) await this.tick(0); // a phone answers locate with a report now
   }
 
   /** Commands the device was sent, as text (what a test or the operator can check it got). */
