@@ -3,7 +3,7 @@
 // commands (locate with its fix, the others as the manufacturers' units confirm them), and can play
 // scripted SOS, speeding and fuel drops.
 import { connect, type Socket } from 'node:net';
-import { answerReader, type Answer, type AnswerReader } from './answers.js';
+import { answerReader, type Answer } from './answers.js';
 import type { DeviceState } from './frames/fix.js';
 import { gt06CommandReply, gt06WhereReply } from './frames/gt06.js';
 import { h02CommandReply } from './frames/h02.js';
@@ -25,6 +25,7 @@ export type SimProtocol = (typeof SIM_PROTOCOLS)[number];
 export function simIdentifier(protocol: SimProtocol, imei: string): string {
   return protocol === 'tk103' ? imei.slice(-12) : imei;
 }
+
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
@@ -44,7 +45,6 @@ export class SimulatedDevice {
   private route: RouteState;
   private scenario: Scenario | null = null;
   private scenarioTicks = 0;
-  private reader: AnswerReader | null = null;
   reports = 0;
   /** Reports the tracker acknowledged as the protocol does (OsmAnd: a 2xx response). */
   acks = 0;
@@ -75,13 +75,13 @@ export class SimulatedDevice {
 
   async connect(): Promise<void> {
     if (this.protocol === 'osmand') return;
-    this.reader = answerReader(this.protocol);
+    const reader = answerReader(this.protocol);
     const socket = connect(this.target.ports?.[this.protocol] ?? this.target.devicePort, this.target.host);
     this.socket = socket;
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     socket.on('error', () => undefined);
     socket.on('data', (data) => {
-      for (const answer of this.reader!.push(data)) this.onAnswer(answer);
+      for (const answer of reader.push(data)) this.onAnswer(answer);
     });
     const login = loginFrame(this.protocol, this.identifier, this.nextSerial);
     if (login) socket.write(login);
