@@ -44,7 +44,9 @@ export async function registerUnits(db: Db, account: string, choice: ProtocolCho
 /** Connects units first..first+count-1 (TCP units logged in where the protocol answers a login), 500 at a time. */
 export async function openFleet(choice: ProtocolChoice, first: number, count: number, target: { devicePort: number; osmandPort: number }): Promise<BenchFleet> {
   const fleet: BenchFleet = { units: [], latencies: new Map(), refusals: 0, close: () => undefined };
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // One connection per phone, as a phone has; a report sent before the last is answered waits for it.
+  const phones = Array.from({ length: count }, (_, k) => protocolAt(choice, first + k)).filter((p) => p === 'osmand').length;
+  const agent = new Agent({ keepAlive: true, maxSockets: Math.max(1, phones) });
   const timed = (protocol: SimProtocol) => fleet.latencies.get(protocol) ?? fleet.latencies.set(protocol, []).get(protocol)!;
   const since = (at: bigint) => Number(process.hrtime.bigint() - at) / 1e6;
 
