@@ -5,7 +5,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import type { Db } from '../tracker/storage/db.js';
 import { ACKED_REPORTS, answerReader } from '../tracker/simulator/answers.js';
-import { simIdentifier, type SimProtocol } from '../tracker/simulator/device.js';
+import { simIdentifier, type SimProtocol } from '../tracker/simulator/protocols.js';
 import { protocolAt } from '../tracker/simulator/fleet.js';
 import { osmandQueryString } from '../tracker/simulator/frames/osmand.js';
 import type { DeviceFix } from '../tracker/simulator/frames/fix.js';

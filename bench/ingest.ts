@@ -10,7 +10,7 @@ import { parseConfig } from '../shared/config.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
 import { runVerb } from '../tracker/admin/verbs.js';
-import { SIM_PROTOCOLS } from '../tracker/simulator/device.js';
+import { SIM_PROTOCOLS } from '../tracker/simulator/protocols.js';
 import type { Db } from '../tracker/storage/db.js';
 import { migrate } from '../tracker/storage/migrate.js';
 import { openDb } from '../tracker/storage/open.js';

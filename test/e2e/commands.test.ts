@@ -3,7 +3,8 @@
 // unit's command log with the token id that sent each command.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { gt06CommandReply, gt06Login } from '../../tracker/simulator/frames/gt06.js';
-import { SimulatedDevice, type SimProtocol } from '../../tracker/simulator/device.js';
+import { SimulatedDevice } from '../../tracker/simulator/device.js';
+import type { SimProtocol } from '../../tracker/simulator/protocols.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';

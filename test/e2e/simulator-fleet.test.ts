@@ -5,7 +5,7 @@
 // are stored.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { ACKED_REPORTS, ANSWERED_LOGIN } from '../../tracker/simulator/answers.js';
-import { SIM_PROTOCOLS, type SimProtocol } from '../../tracker/simulator/device.js';
+import { SIM_PROTOCOLS, type SimProtocol } from '../../tracker/simulator/protocols.js';
 import { runCli } from '../helpers/cli.js';
 import { eventually } from '../helpers/device-client.js';
 import { freePort } from '../helpers/ports.js';

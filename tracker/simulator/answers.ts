@@ -3,7 +3,7 @@
 // command. The simulator and the ingest benchmark check the ACKs with it.
 import { unescape } from '../protocols/jt808/framer.js';
 import { readHeader } from '../protocols/jt808/message.js';
-import type { SimProtocol } from './device.js';
+import type { SimProtocol } from './protocols.js';
 
 export type AnswerKind = 'login' | 'ack' | 'refusal' | 'command' | 'other';
 

@@ -1,7 +1,8 @@
 // `npm run simulate -- [options]`: simulated devices speaking the real protocols to a tracker.
 import { parseArgs } from 'node:util';
 import { PROTOCOL_PORTS } from '../../shared/config.js';
-import { SIM_PROTOCOLS, simIdentifier, type Scenario, type SimProtocol } from './device.js';
+import type { Scenario } from './device.js';
+import { SIM_PROTOCOLS, simIdentifier, type SimProtocol } from './protocols.js';
 import { protocolAt, startFleet } from './fleet.js';
 
 const SCENARIOS: Scenario[] = ['sos', 'speeding', 'fuel-drop'];

@@ -11,20 +11,9 @@ import { gps103Position } from './frames/gps103.js';
 import { osmandQueryString } from './frames/osmand.js';
 import { teltonikaCommandResponse, teltonikaGetGpsReply } from './frames/teltonika.js';
 import { tk103LocateReply } from './frames/tk103.js';
+import { simIdentifier, type SimProtocol } from './protocols.js';
 import { loginFrame, reportFrame } from './reports.js';
 import { advance, toFix, type RouteState } from './route.js';
-
-/** Every protocol the simulator speaks: all the tracker's, in the registry's order, then OsmAnd. */
-export const SIM_PROTOCOLS = ['gt06', 'teltonika', 'meitrack', 'h02', 'suntech', 'ruptela', 'wialon', 'gl200', 'jt808', 'gps103', 'tk103', 'osmand'] as const;
-export type SimProtocol = (typeof SIM_PROTOCOLS)[number];
-
-/**
- * The identifier a unit of `protocol` with this IMEI is known by, the one to register: the IMEI,
- * except TK103 units, known by a 12-character id: the IMEI's last 12 digits.
- */
-export function simIdentifier(protocol: SimProtocol, imei: string): string {
-  return protocol === 'tk103' ? imei.slice(-12) : imei;
-}
 
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 

@@ -1,5 +1,6 @@
 // A fleet of simulated devices reporting on an interval until stopped.
-import { SIM_PROTOCOLS, SimulatedDevice, type Scenario, type SimProtocol, type SimTarget } from './device.js';
+import { SimulatedDevice, type Scenario, type SimTarget } from './device.js';
+import { SIM_PROTOCOLS, type SimProtocol } from './protocols.js';
 import { startPoint } from './route.js';
 
 export interface FleetOptions {

@@ -1,7 +1,7 @@
 // The frames a simulated unit of each TCP protocol sends: its login, where the protocol has one, and
 // a report of its fix (the alarm variant when the state carries an alarm). The simulated devices and
 // the ingest benchmark both send these.
-import type { SimProtocol } from './device.js';
+import type { SimProtocol } from './protocols.js';
 import type { DeviceFix, DeviceState } from './frames/fix.js';
 import { gl200Alarm, gl200Position } from './frames/gl200.js';
 import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js';
