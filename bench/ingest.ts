@@ -1,50 +1,110 @@
-// `npm run bench -- ingest`: 10,000 simulated GT06 devices on real TCP connections to a real tracker
-// process on the machine's PostgreSQL, driven at increasing rates. Reports positions/s durably
-// stored, ACK latency, tracker CPU and memory, memory per idle connection, and the ratio to COPY of
-// the same rows through psql (the physical limit).
+// `npm run bench -- ingest [--protocol NAME|mixed]`: 10,000 simulated devices on real TCP connections
+// (OsmAnd: HTTP) to a real tracker process on the machine's PostgreSQL, driven at increasing rates.
+// Reports positions/s durably stored, ACK latency, tracker CPU and memory, memory per idle
+// connection, and the ratio to COPY of the same rows through psql (the physical limit). The ladder
+// runs GT06 units unless --protocol names another protocol or mixed (all twelve in equal shares);
+// without --protocol, a mixed fleet of 10,000 more devices runs each rate right after GT06 does
+// (each step once the tracker has stored everything before it) and is compared with it.
 import { spawn } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { parseConfig } from '../shared/config.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
 import { startService, stopAllServices } from '../test/helpers/processes.js';
 import { runVerb } from '../tracker/admin/verbs.js';
-import { gt06Login, gt06Position } from '../tracker/simulator/frames/gt06.js';
+import { SIM_PROTOCOLS } from '../tracker/simulator/protocols.js';
+import type { Db } from '../tracker/storage/db.js';
 import { migrate } from '../tracker/storage/migrate.js';
 import { openDb } from '../tracker/storage/open.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
+import { openFleet, registerUnits, type BenchFleet, type ProtocolChoice } from './ingest-devices.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
 import { NO_DEVICE_PORTS } from '../test/helpers/ports.js';
 
 const DEVICES = 10_000;
 const RATES = [2_000, 5_000, 10_000, 15_000];
 const SECONDS_PER_RATE = 10;
-const imeiOf = (i: number) => `86${String(i).padStart(13, '0')}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Conn {
-  socket: Socket;
-  serial: number;
-  sent: Map<number, bigint>;
-  buffer: Buffer;
+/** `--protocol NAME|mixed` (or `--protocol=…`); undefined when not given. */
+function protocolOption(): ProtocolChoice | undefined {
+  const args = process.argv.slice(2);
+  const at = args.findIndex((a) => a === '--protocol' || a.startsWith('--protocol='));
+  if (at < 0) return undefined;
+  const value = args[at]!.includes('=') ? args[at]!.slice('--protocol='.length) : args[at + 1];
+  if (value === 'mixed' || SIM_PROTOCOLS.includes(value as (typeof SIM_PROTOCOLS)[number])) return value as ProtocolChoice;
+  process.stderr.write(`--protocol must be one of ${SIM_PROTOCOLS.join(', ')}, mixed\n`);
+  process.exit(2);
 }
 
-function openDevice(port: number, i: number, latencies: number[]): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    const conn: Conn = { socket: connect(port, '127.0.0.1'), serial: 1, sent: new Map(), buffer: Buffer.alloc(0) };
-    conn.socket.once('error', reject);
-    conn.socket.on('data', (d: Buffer) => {
-      conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, d]) : d;
-      while (conn.buffer.length >= 10) {
-        const serial = conn.buffer.readUInt16BE(4);
-        const at = conn.sent.get(serial);
-        if (at !== undefined) {
-          latencies.push(Number(process.hrtime.bigint() - at) / 1e6);
-          conn.sent.delete(serial);
-        } else if (serial === 1) resolve(conn); // the login ACK
-        conn.buffer = conn.buffer.subarray(10);
+interface Step {
+  rate: number;
+  storedRate: number;
+  /** All the ACK latencies of the step, sorted (ms). */
+  latencies: number[];
+  /** p99 per protocol that ACKs its reports. */
+  p99By: Map<string, number>;
+  cpuPercent: number;
+  cpuPer1000: number;
+  rssPeak: number;
+}
+
+const positions = async (db: Db) => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM positions'))[0]!.n;
+
+/**
+ * Waits until the tracker has stored the `sent` reports so far (or stored nothing more for 5 s, at
+ * most two minutes): a step starts on a drained tracker, not on the previous one's backlog.
+ */
+async function drained(db: Db, sent: number): Promise<void> {
+  for (let i = 0, last = -1, still = 0; i < 240 && still < 10; i++) {
+    const n = await positions(db);
+    if (n >= sent) return;
+    still = n === last ? still + 1 : 0;
+    last = n;
+    await sleep(500);
+  }
+}
+
+/** Offers `rate` reports/s for SECONDS_PER_RATE, spread over the fleet's units, each a step further in time. */
+async function step(db: Db, pid: number, fleet: BenchFleet, rate: number, clock: { seq: number; base: number }): Promise<Step> {
+  fleet.latencies.clear();
+  const before = await positions(db);
+  const cpuBefore = cpuSeconds(pid);
+  let rssPeak = 0;
+  const started = Date.now();
+  const perTick = rate / 20; // every 50 ms
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      rssPeak = Math.max(rssPeak, rssMb(pid));
+      for (let k = 0; k < perTick; k++) {
+        fleet.units[clock.seq % fleet.units.length]!.send({ time: new Date(clock.base + clock.seq * 1000), lat: 52.5, lng: 13.4, speed: 40, heading: 90 });
+        clock.seq++;
       }
-    });
-    conn.socket.once('connect', () => conn.socket.write(gt06Login(imeiOf(i), 1)));
+      if (Date.now() - started >= SECONDS_PER_RATE * 1000) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 50);
   });
+  await sleep(1000); // let the last batches commit
+  const elapsed = (Date.now() - started) / 1000;
+  const stored = (await positions(db)) - before;
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const p99By = new Map([...fleet.latencies].map(([p, l]) => [p, percentile(l.sort((a, b) => a - b), 99)]));
+  const latencies = [...fleet.latencies.values()].flat().sort((a, b) => a - b);
+  return { rate, storedRate: stored / SECONDS_PER_RATE, latencies, p99By, cpuPercent: (cpu / elapsed) * 100, cpuPer1000: cpu / (stored / 1000), rssPeak };
+}
+
+const stepLine = (s: Step) =>
+  `offered ${fmt(s.rate, 0)}/s: stored ${fmt(s.storedRate, 0)} positions/s, ACK p50 ${fmt(percentile(s.latencies, 50))} ms p99 ${fmt(percentile(s.latencies, 99))} ms, ` +
+  `${fmt(s.latencies.length, 0)} ACKs, tracker CPU ${fmt(s.cpuPercent, 0)}% of one core, memory peak ${fmt(s.rssPeak)} MB`;
+
+/** The mixed fleet's step against GT06's at the same offered rate. */
+function comparisonLine(gt06: Step, mixed: Step): string {
+  const p99 = (s: Step) => percentile(s.latencies, 99); // NaN when no ACK came back within the step
+  return (
+    `offered ${fmt(gt06.rate, 0)}/s: stored ${fmt(mixed.storedRate, 0)} vs ${fmt(gt06.storedRate, 0)} positions/s (mixed/GT06 ${fmt(mixed.storedRate / gt06.storedRate, 2)}), ` +
+    `ACK p99 ${fmt(p99(mixed))} vs ${fmt(p99(gt06))} ms (${fmt(p99(mixed) / p99(gt06), 2)}), ` +
+    `tracker CPU ${fmt(mixed.cpuPer1000, 2)} vs ${fmt(gt06.cpuPer1000, 2)} s per 1,000 stored (${fmt(mixed.cpuPer1000 / gt06.cpuPer1000, 2)})`
+  );
 }
 
 async function copyRate(url: string, rows: number): Promise<number> {
@@ -62,71 +122,84 @@ async function copyRate(url: string, rows: number): Promise<number> {
 }
 
 export async function run(): Promise<void> {
+  const choice = protocolOption();
   const t = await createTestDatabase('postgres');
   const db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
-  const conns: Conn[] = [];
+  const fleets: BenchFleet[] = [];
   try {
     await migrate(db);
     await maintainPartitions(db, 365);
     const keys = benchKeys();
     const account = ((await runVerb({ db, privateKey: keys.privateKey, config: parseConfig({}) }, 'accounts create', { name: 'Bench' })) as { id: string }).id;
-    await db.query(`INSERT INTO devices (id, account_id, imei, name) SELECT 'dev_' || lpad(i::text, 20, '0'), $1, '86' || lpad(i::text, 13, '0'), 'Unit ' || i FROM generate_series(0, $2 - 1) AS i`, [account, DEVICES]);
+    await registerUnits(db, account, choice ?? 'gt06', 0, DEVICES);
+    if (choice === undefined) await registerUnits(db, account, 'mixed', DEVICES, DEVICES);
     // Every simulated device connects from this one address.
-    const tracker = await startService('tracker/main.ts', { ...keys.env, LOG_LEVEL: 'info', DATABASE_URL: t.url!, DATA_DIR: t.dataDir, TRACKER_HTTP_PORT: '0', ...NO_DEVICE_PORTS, DEVICE_MAX_CONNECTIONS_PER_ADDRESS: String(DEVICES) });
+    const tracker = await startService('tracker/main.ts', {
+      ...keys.env,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: t.url!,
+      DATA_DIR: t.dataDir,
+      TRACKER_HTTP_PORT: '0',
+      ...NO_DEVICE_PORTS,
+      DEVICE_MAX_CONNECTIONS_PER_ADDRESS: String(2 * DEVICES),
+      OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS: String(100 * 60 * DEVICES),
+    });
     const line = await tracker.waitForLog((l) => l.msg === 'tracker started');
-    const port = (line.devicePorts as Record<string, number>).device!;
+    const ports = line.devicePorts as Record<string, number>;
+    const target = { devicePort: ports.device!, osmandPort: ports.osmand! };
 
     const rssEmpty = rssMb(tracker.pid);
-    const latencies: number[] = [];
-    for (let i = 0; i < DEVICES; i += 500) conns.push(...(await Promise.all(Array.from({ length: Math.min(500, DEVICES - i) }, (_, k) => openDevice(port, i + k, latencies)))));
-    await new Promise((r) => setTimeout(r, 2000));
+    const ladder = await openFleet(choice ?? 'gt06', 0, DEVICES, target);
+    fleets.push(ladder);
+    await sleep(2000);
     const rssIdle = rssMb(tracker.pid);
     const lines = [`${fmt(DEVICES, 0)} devices logged in; tracker memory ${fmt(rssEmpty)} MB → ${fmt(rssIdle)} MB: ${fmt(((rssIdle - rssEmpty) * 1024) / DEVICES)} KB per idle connection (target < 20)`];
 
-    const base = Date.UTC(2026, 9, 1);
-    let seq = 0;
-    let best = 0;
+    // Every unit reports once before the first step, a day before the steps' reports: a device's
+    // first position (its identity looked up where no login names it, its rows created) is not
+    // what a step measures. Each step starts once everything sent before it is stored.
+    let sent = 0;
+    const warmUp = (fleet: BenchFleet) => {
+      for (const unit of fleet.units) unit.send({ time: new Date(Date.UTC(2026, 8, 30) + sent++ * 1000), lat: 52.5, lng: 13.4, speed: 40, heading: 90 });
+    };
+    const clock = { seq: 0, base: Date.UTC(2026, 9, 1) };
+    const steps: Step[] = [];
+    warmUp(ladder);
     for (const rate of RATES) {
-      latencies.length = 0;
-      const before = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM positions'))[0]!.n;
-      const cpuBefore = cpuSeconds(tracker.pid);
-      let rssPeak = 0;
-      const started = Date.now();
-      const perTick = rate / 20; // every 50 ms
-      await new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          rssPeak = Math.max(rssPeak, rssMb(tracker.pid));
-          for (let k = 0; k < perTick; k++) {
-            const c = conns[seq % DEVICES]!;
-            c.serial = c.serial >= 0xfffe ? 2 : c.serial + 1;
-            c.sent.set(c.serial, process.hrtime.bigint());
-            c.socket.write(gt06Position({ time: new Date(base + seq * 1000), lat: 52.5, lng: 13.4, speed: 40, heading: 90 }, {}, c.serial));
-            seq++;
-          }
-          if (Date.now() - started >= SECONDS_PER_RATE * 1000) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 50);
-      });
-      await new Promise((r) => setTimeout(r, 1000)); // let the last batches commit
-      const elapsed = (Date.now() - started) / 1000;
-      const stored = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM positions'))[0]!.n - before;
-      const cpu = ((cpuSeconds(tracker.pid) - cpuBefore) / elapsed) * 100;
-      latencies.sort((a, b) => a - b);
-      const storedRate = stored / SECONDS_PER_RATE;
-      best = Math.max(best, storedRate);
-      lines.push(
-        `offered ${fmt(rate, 0)}/s: stored ${fmt(storedRate, 0)} positions/s, ACK p50 ${fmt(percentile(latencies, 50))} ms p99 ${fmt(percentile(latencies, 99))} ms, ` +
-          `${fmt(latencies.length, 0)} ACKs, tracker CPU ${fmt(cpu, 0)}% of one core, memory peak ${fmt(rssPeak)} MB`,
-      );
+      await drained(db, sent + clock.seq);
+      steps.push(await step(db, tracker.pid, ladder, rate, clock));
+      lines.push(stepLine(steps.at(-1)!));
       process.stdout.write(`${lines.at(-1)}\n`);
     }
+    if (choice === undefined) {
+      // One fleet at a time: 20,000 sockets would pass the machine's open-file limit.
+      ladder.close();
+      const mixed = await openFleet('mixed', DEVICES, DEVICES, target);
+      fleets.push(mixed);
+      warmUp(mixed);
+      const comparison = [
+        `mixed: ${fmt(DEVICES, 0)} other devices, all ${SIM_PROTOCOLS.length} protocols in equal shares, at the same rates (ACK p99 over the protocols that ACK reports; OsmAnd: HTTP response time):`,
+      ];
+      process.stdout.write(`${comparison[0]}\n`);
+      for (const gt06 of steps) {
+        await drained(db, sent + clock.seq);
+        const m = await step(db, tracker.pid, mixed, gt06.rate, clock);
+        comparison.push(comparisonLine(gt06, m), `  ACK p99 by protocol: ${[...m.p99By].map(([p, v]) => `${p} ${fmt(v)} ms`).join(', ')}${mixed.refusals ? `; ${mixed.refusals} refusals` : ''}`);
+        process.stdout.write(`${comparison.slice(-2).join('\n')}\n`);
+      }
+      const byProtocol = await db.query<{ protocol: string; n: number }>(
+        `SELECT d.protocol, count(*)::int AS n FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.id >= $1 GROUP BY d.protocol ORDER BY d.protocol`,
+        [`dev_${String(DEVICES).padStart(20, '0')}`],
+      );
+      comparison.push(`  mixed positions stored by protocol (warm-up included): ${byProtocol.map((r) => `${r.protocol} ${fmt(r.n, 0)}`).join(', ')}`);
+      lines.push(...comparison);
+    }
+    const best = Math.max(...steps.map((s) => s.storedRate));
     const copy = await copyRate(t.url!, 300_000);
     lines.push(`COPY via psql: ${fmt(copy, 0)} rows/s; best stored rate ÷ COPY = ${fmt(best / copy, 3)}`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
-    for (const c of conns) c.socket.destroy();
+    for (const f of fleets) f.close();
     await stopAllServices();
     await db.close();
     await t.drop();

@@ -2,7 +2,9 @@
 // figures and its ratios against a peer measured in the same run.
 const ALL = ['gateway', 'history', 'ingest', 'events'];
 
-const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+// Options take a value (`--protocol mixed` or `--protocol=mixed`); the benchmarks read their own.
+const names = args.filter((a, i) => !a.startsWith('-') && !(args[i - 1]?.startsWith('--') && !args[i - 1]!.includes('=')));
 for (const name of names.length ? names : ALL) {
   if (!ALL.includes(name)) {
     process.stderr.write(`unknown benchmark "${name}"; known: ${ALL.join(', ')}\n`);

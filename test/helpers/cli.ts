@@ -1,4 +1,5 @@
-// Runs the operator CLI as a user would, in a child process, with the given settings.
+// Runs a command-line tool (the operator CLI unless told) as a user would, in a child process, with
+// the given settings.
 import { spawn } from 'node:child_process';
 
 export interface CliResult {
@@ -7,9 +8,9 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined>, script = 'tracker/admin/cli.ts'): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tracker/admin/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
     });
     let stdout = '';

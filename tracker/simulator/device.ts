@@ -1,32 +1,33 @@
 // One simulated device speaking its real protocol to a device port: it logs in, reports its
-// position every interval, answers commands (locate with its fix, the others as the manufacturers'
-// units confirm them), and can play scripted SOS, speeding and fuel drops.
+// position every interval, checks the answers the protocol gives (login, report ACKs), answers
+// commands (locate with its fix, the others as the manufacturers' units confirm them), and can play
+// scripted SOS, speeding and fuel drops.
 import { connect, type Socket } from 'node:net';
-import type { DeviceAlarm, DeviceState } from './frames/fix.js';
-import { gl200Alarm, gl200Position } from './frames/gl200.js';
-import { gps103Alarm, gps103Handshake, gps103Position } from './frames/gps103.js';
-import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from './frames/gt06.js';
-import { h02Alarm, h02CommandReply, h02Position } from './frames/h02.js';
-import { meitrackAlarm, meitrackPosition } from './frames/meitrack.js';
-import { jt808Auth, jt808CommandAnswer, jt808Position, jt808PositionAnswer, jt808Register } from './frames/jt808.js';
+import { answerReader, type Answer } from './answers.js';
+import type { DeviceState } from './frames/fix.js';
+import { gt06CommandReply, gt06WhereReply } from './frames/gt06.js';
+import { h02CommandReply } from './frames/h02.js';
+import { gps103Position } from './frames/gps103.js';
+import { jt808CommandAnswer, jt808PositionAnswer } from './frames/jt808.js';
 import { jt808 } from '../protocols/jt808/index.js';
 import { readHeader } from '../protocols/jt808/message.js';
 import type { Framer } from '../protocols/types.js';
 import { osmandQueryString } from './frames/osmand.js';
-import { suntechAlarm, suntechPosition } from './frames/suntech.js';
-import { ruptelaIdentification, ruptelaPosition } from './frames/ruptela.js';
-import { teltonikaAvl, teltonikaCommandResponse, teltonikaGetGpsReply, teltonikaHandshake, teltonikaRecord } from './frames/teltonika.js';
-import { tk103Alarm, tk103Handshake, tk103LocateReply, tk103Position } from './frames/tk103.js';
-import { wialonLogin, wialonPosition } from './frames/wialon.js';
+import { teltonikaCommandResponse, teltonikaGetGpsReply } from './frames/teltonika.js';
+import { tk103LocateReply } from './frames/tk103.js';
+import { simIdentifier, type SimProtocol } from './protocols.js';
+import { loginFrame, reportFrame } from './reports.js';
 import { advance, toFix, type RouteState } from './route.js';
 
-export type SimProtocol = 'gt06' | 'teltonika' | 'h02' | 'osmand' | 'suntech' | 'meitrack' | 'ruptela' | 'wialon' | 'gl200' | 'jt808' | 'gps103' | 'tk103';
 export type Scenario = 'sos' | 'speeding' | 'fuel-drop';
 
 export interface SimTarget {
   host: string;
+  /** The shared port, where the tracker recognises each protocol from its first bytes. */
   devicePort: number;
   osmandPort: number;
+  /** A protocol's own port, used instead of the shared one for that protocol. */
+  ports?: Partial<Record<SimProtocol, number>>;
 }
 
 /** JT/T 808 downlinks that answer the unit's own messages (general, registration, time, lock answers), not commands. */
@@ -35,16 +36,22 @@ const PLATFORM_ANSWERS = new Set([0x8001, 0x8100, 0x8109, 0x4401]);
 export class SimulatedDevice {
   private socket: Socket | null = null;
   private serial = 1;
+  private readonly nextSerial = () => this.serial++;
   private fuel = 60;
   private route: RouteState;
   private scenario: Scenario | null = null;
   private scenarioTicks = 0;
   reports = 0;
+  /** Reports the tracker acknowledged as the protocol does (OsmAnd: a 2xx response). */
   acks = 0;
   /** JT/T 808 downlinks arrive escaped and may be split or merged in reads. */
   private jt808Framer: Framer | null = null;
   /** What a JT/T 808 unit answers 0x8105/0x8103 with: 0 success, 1 failure, 3 not supported. */
   jt808Result = 0;
+  /** Whether the login was answered as accepted (protocols that answer it). */
+  loggedIn = false;
+  /** Answers that refuse the unit or a report (Teltonika 00, Ruptela 6400, Wialon #AD#-1, HTTP errors…). */
+  refusals = 0;
 
   constructor(
     readonly protocol: SimProtocol,
@@ -55,9 +62,9 @@ export class SimulatedDevice {
     this.route = start;
   }
 
-  /** TK103 units are known by a 12-character id: the IMEI's last 12 digits. */
-  get tk103Id(): string {
-    return this.imei.slice(-12);
+  /** What the tracker knows the unit by (simIdentifier). */
+  get identifier(): string {
+    return simIdentifier(this.protocol, this.imei);
   }
 
   /** Plays a scenario over the next reports (speeding for a while, a fuel drop, one SOS). */
@@ -68,18 +75,16 @@ export class SimulatedDevice {
 
   async connect(): Promise<void> {
     if (this.protocol === 'osmand') return;
-    const socket = connect(this.target.devicePort, this.target.host);
+    const reader = answerReader(this.protocol);
+    const socket = connect(this.target.ports?.[this.protocol] ?? this.target.devicePort, this.target.host);
     this.socket = socket;
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     socket.on('error', () => undefined);
-    socket.on('data', (data) => this.onData(data));
-    if (this.protocol === 'gt06') socket.write(gt06Login(this.imei, this.serial++));
-    if (this.protocol === 'teltonika') socket.write(teltonikaHandshake(this.imei));
-    if (this.protocol === 'ruptela') socket.write(ruptelaIdentification(this.imei));
-    if (this.protocol === 'wialon') socket.write(wialonLogin(this.imei));
-    if (this.protocol === 'jt808') socket.write(Buffer.concat([jt808Register(this.imei, this.serial++), jt808Auth(this.imei, this.imei, this.serial++)]));
-    if (this.protocol === 'gps103') socket.write(gps103Handshake(this.imei));
-    if (this.protocol === 'tk103') socket.write(tk103Handshake(this.tk103Id));
+    socket.on('data', (data) => {
+      for (const answer of reader.push(data)) this.onAnswer(answer);
+    });
+    const login = loginFrame(this.protocol, this.identifier, this.nextSerial);
+    if (login) socket.write(login);
   }
 
   close(): void {
@@ -88,68 +93,38 @@ export class SimulatedDevice {
 
   /** Moves by `seconds` and sends one report. */
   async tick(seconds: number): Promise<void> {
+    if (this.protocol !== 'osmand' && (!this.socket || this.socket.destroyed)) return; // not connected: nothing is sent
     this.route = advance(this.route, seconds);
     const state: DeviceState = { ignition: this.route.speed > 0, fuelLevel: this.fuel, power: 12.6 };
-    let alarm: DeviceAlarm | undefined;
     if (this.scenario && this.scenarioTicks-- > 0) {
       if (this.scenario === 'speeding') this.route = { ...this.route, speed: 130 };
       if (this.scenario === 'fuel-drop') this.fuel = Math.max(0, this.fuel - 8);
-      if (this.scenario === 'sos') alarm = 'sos';
+      if (this.scenario === 'sos') state.alarm = 'sos';
       state.fuelLevel = this.fuel;
     } else this.scenario = null;
     const fix = toFix(this.route);
     this.reports++;
-    switch (this.protocol) {
-      case 'gt06':
-        this.socket?.write(alarm ? gt06Alarm(fix, alarm, state, this.serial++) : gt06Position(fix, state, this.serial++));
-        break;
-      case 'teltonika':
-        this.socket?.write(teltonikaAvl([teltonikaRecord(fix, { ...state, alarm })], 0x8e));
-        break;
-      case 'h02':
-        this.socket?.write(alarm ? h02Alarm(this.imei, fix, alarm, state) : h02Position(this.imei, fix, state));
-        break;
-      case 'suntech':
-        this.socket?.write(alarm ? suntechAlarm(this.imei, fix, alarm, state) : suntechPosition(this.imei, fix, state));
-        break;
-      case 'meitrack':
-        this.socket?.write(alarm ? meitrackAlarm(this.imei, fix, alarm, state) : meitrackPosition(this.imei, fix, state));
-        break;
-      case 'ruptela':
-        this.socket?.write(ruptelaPosition(this.imei, fix, state));
-        break;
-      case 'wialon':
-        this.socket?.write(wialonPosition(fix, { ...state, alarm }));
-        break;
-      case 'gl200':
-        this.socket?.write(alarm ? gl200Alarm(this.imei, fix, alarm, this.serial++) : gl200Position(this.imei, fix, state, this.serial++));
-        break;
-      case 'jt808':
-        this.socket?.write(jt808Position(this.imei, fix, { ...state, alarm }, this.serial++));
-        break;
-      case 'gps103':
-        this.socket?.write(alarm ? gps103Alarm(this.imei, fix, alarm, state) : gps103Position(this.imei, fix, state));
-        break;
-      case 'tk103':
-        this.socket?.write(alarm ? tk103Alarm(this.tk103Id, fix, alarm, state) : tk103Position(this.tk103Id, fix, state));
-        break;
-      case 'osmand': {
-        const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, { ...state, alarm })}`, { method: 'POST' });
-        const body = await res.text();
-        if (res.ok) this.acks++;
-        if (body.includes('locate')) await this.tick(0); // a phone answers locate with a report now
-        break;
-      }
+    if (this.protocol !== 'osmand') {
+      this.socket?.write(reportFrame(this.protocol, this.identifier, fix, state, this.nextSerial));
+      return;
     }
+    const res = await fetch(`http://${this.target.host}:${this.target.osmandPort}/?${osmandQueryString(this.imei, fix, state)}`, { method: 'POST' });
+    const body = await res.text();
+    if (res.ok) this.acks++;
+    else this.refusals++;
+    if (body.includes('locate')) await this.tick(0); // a phone answers locate with a report now
   }
 
   /** Commands the device was sent, as text (what a test or the operator can check it got). */
   readonly commands: string[] = [];
 
-  private onData(data: Buffer): void {
-    this.acks++;
+  private onAnswer({ kind, bytes: data }: Answer): void {
+    if (kind === 'login') this.loggedIn = true;
+    if (kind === 'ack') this.acks++;
+    if (kind === 'refusal') this.refusals++;
+    if (kind !== 'command') return;
     const fix = toFix(this.route);
-    if (this.protocol === 'gt06' && data[0] === 0x78 && data[3] === 0x80) {
+    if (this.protocol === 'gt06' && data[3] === 0x80) {
       // Online command: the text after the 4-byte flag; the reply echoes the flag.
       const text = data.toString('ascii', 9, 9 + data[4]! - 4);
       this.commands.push(text);
@@ -170,7 +145,7 @@ export class SimulatedDevice {
     if (this.protocol === 'jt808') this.onJt808(data);
     // GPS103 "B" and TK103 AP00 ask for the position now.
     if (this.protocol === 'gps103' && data.toString('latin1').endsWith(',B')) this.socket?.write(gps103Position(this.imei, fix));
-    if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.tk103Id, fix));
+    if (this.protocol === 'tk103' && data.includes('AP00')) this.socket?.write(tk103LocateReply(this.identifier, fix));
   }
 
   /** A position query is answered with the fix (0x0201), any other command with the general answer (0x0001) and its result. */

@@ -1,5 +1,6 @@
 // A fleet of simulated devices reporting on an interval until stopped.
-import { SimulatedDevice, type Scenario, type SimProtocol, type SimTarget } from './device.js';
+import { SimulatedDevice, type Scenario, type SimTarget } from './device.js';
+import { SIM_PROTOCOLS, type SimProtocol } from './protocols.js';
 import { startPoint } from './route.js';
 
 export interface FleetOptions {
@@ -13,6 +14,11 @@ export interface FleetOptions {
 export interface Fleet {
   devices: SimulatedDevice[];
   stop(): void;
+}
+
+/** The protocol of the fleet's `index`th device: `mixed` takes every protocol in turn, in equal shares. */
+export function protocolAt(choice: SimProtocol | 'mixed', index: number): SimProtocol {
+  return choice === 'mixed' ? SIM_PROTOCOLS[index % SIM_PROTOCOLS.length]! : choice;
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
