@@ -15,12 +15,14 @@ import { locateHandlers } from './locate.js';
 import { bindOperations } from './operations.js';
 import { positionsHandlers } from './positions.js';
 import { recordsHandlers } from './records.js';
+import { reportsHandlers } from './reports.js';
 import { settingsHandlers } from './settings.js';
 
 export function publicApi(ctx: TrackerContext): Router {
   return bindOperations(OPERATIONS, {
     ...devicesHandlers(ctx),
     ...positionsHandlers(ctx),
+    ...reportsHandlers(ctx),
     ...alertsHandlers(ctx),
     ...locateHandlers(ctx),
     ...commandsHandlers(ctx),
