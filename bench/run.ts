@@ -1,6 +1,6 @@
 // `npm run bench -- [name…]`: runs the named benchmarks (all when none is named). Each prints its
 // figures and its ratios against a peer measured in the same run.
-const ALL = ['gateway', 'history', 'ingest', 'events'];
+const ALL = ['gateway', 'history', 'ingest', 'events', 'reports'];
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const name of names.length ? names : ALL) {

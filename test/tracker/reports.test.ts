@@ -232,11 +232,25 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     expect([bad.status, bad.body.error]).toEqual([400, 'invalid body field "trips.maxGapS": must be at least 0']);
   });
 
+  test('records that arrive late for a day already reported on change that day\'s report', async () => {
+    expect(await trips(gap)).toHaveLength(1);
+    // Buffered in the unit for days: an afternoon trip, with the unit's own odometer.
+    const afternoon = track('2026-10-06T14:00:00Z', [{ stand: 10 }, { drive: 20, kmh: 60 }, { stand: 10 }]).map((p, i) => ({ ...p, attributes: { odometer: 900_000 + Math.max(0, Math.min(i - 19, 40)) * 500 } }));
+    await store(gap, afternoon);
+    const found = await trips(gap);
+    expect(found.map((t) => [t.startTime, t.endTime, t.distance])).toEqual([
+      ['2026-10-06T10:09:30.000Z', '2026-10-06T11:00:00.000Z', found[0]!.distance],
+      ['2026-10-06T14:09:30.000Z', '2026-10-06T14:30:00.000Z', 20_000],
+    ]);
+    const daily = (await get(`summary?${RANGE}&deviceId=${gap}&daily=true`)).body.data;
+    expect(daily.map((d: { day: string; trips: number }) => [d.day, d.trips])).toEqual([['2026-10-06', 2]]);
+  });
+
   test('bad input is a clear 400', async () => {
     const cases: [string, string][] = [
       [`trips?from=2026-01-01T00:00:00Z&to=2026-06-01T00:00:00Z`, 'the range from "from" to "to" may span at most 90 days'],
       [`trips?from=2026-10-07T00:00:00Z&to=2026-10-05T00:00:00Z`, '"from" must not be later than "to"'],
-      [`stops?to=2026-10-05T00:00:00Z`, 'invalid query parameter "from": is required'],
+      [`stops?from=2026-10-05T00:00:00Z&to=2026-10-06T00:00:00`, 'invalid query parameter "to": must be an ISO 8601 timestamp with a time zone, such as 2026-11-21T09:30:00Z'],
       [`summary?${RANGE}&deviceId=nope`, 'invalid query parameter "deviceId": "nope" is not a unit id'],
       [`summary?${RANGE}&deviceId=`, 'invalid query parameter "deviceId": "" is not a unit id'],
       [`summary?${RANGE}&daily=yes`, 'invalid query parameter "daily": must be one of true, false'],

@@ -60,7 +60,7 @@ function queryParams(schema: z.ZodObject) {
   return Object.entries(schema.shape).map(([name, field]) => {
     const s = z.toJSONSchema(field as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     const { description, $schema: _s, ...rest } = s;
-    return { name, in: 'query', required: !(field as z.ZodType).safeParse(undefined).success, description, schema: rest };
+    return { name, in: 'query', required: false, description, schema: rest };
   });
 }
 

@@ -5,9 +5,10 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import { isId } from '../../shared/ids.js';
 import type { TrackerContext } from '../context.js';
-import { checkRange } from '../positions/range.js';
+import { checkRange, DEFAULT_RANGE_HOURS } from '../positions/range.js';
 import { detect } from '../reports/detect.js';
-import { DEVICES_PER_QUERY, readPieces, type Piece } from '../reports/pieces.js';
+import { rangePieces } from '../reports/day-cache.js';
+import type { Piece } from '../reports/pieces.js';
 import { csvRows, CSV_COLUMNS, jsonRows, type ReportKind, type ReportRow } from '../reports/render.js';
 import { MAX_REPORT_DEVICES, ReportsQuery } from '../reports/schemas.js';
 import { tripSettings } from '../reports/settings.js';
@@ -17,6 +18,11 @@ import { drained } from './drained.js';
 import type { Handlers } from './operations.js';
 import { caller, parseQuery } from './request.js';
 
+/** Units per batch: each batch's pieces are held whole, and units stream out batch by batch. */
+const DEVICES_PER_QUERY = 50;
+/** Batches read while one is written (PostgreSQL only: PGlite runs one query at a time). */
+const READ_AHEAD = 2;
+
 export function reportsHandlers(ctx: TrackerContext): Handlers {
   const handler = (kind: ReportKind) => (req: Request, res: Response) => report(ctx, kind, req, res);
   return { reportTrips: handler('trips'), reportStops: handler('stops'), reportSummary: handler('summary') };
@@ -25,8 +31,8 @@ export function reportsHandlers(ctx: TrackerContext): Handlers {
 async function report(ctx: TrackerContext, kind: ReportKind, req: Request, res: Response): Promise<void> {
   const { deviceId: named, ...rest } = req.query;
   const q = parseQuery(ReportsQuery.omit({ deviceId: true }), rest);
-  const from = new Date(q.from);
-  const to = new Date(q.to);
+  const to = q.to ? new Date(q.to) : new Date();
+  const from = q.from ? new Date(q.from) : new Date(to.getTime() - DEFAULT_RANGE_HOURS * 3_600_000);
   checkRange(from, to);
   const accountId = caller(res).accountId;
   const ids = await reportDevices(ctx.db, accountId, deviceIds(named));
@@ -34,7 +40,7 @@ async function report(ctx: TrackerContext, kind: ReportKind, req: Request, res: 
   const csv = req.accepts(['application/json', 'text/csv']) === 'text/csv';
 
   const rowsOf = async (batch: string[]) => {
-    const pieces = await readPieces(ctx.db, batch, from, to);
+    const pieces = await rangePieces(ctx.db, batch, from, to);
     const byDevice = new Map<string, Piece[]>(batch.map((id) => [id, []]));
     for (const p of pieces) byDevice.get(p.deviceId)!.push(p);
     return [...byDevice].flatMap(([id, mine]): ReportRow[] => {
@@ -43,8 +49,22 @@ async function report(ctx: TrackerContext, kind: ReportKind, req: Request, res: 
     });
   };
 
+  // Batches are read ahead on PostgreSQL's pool (the database works on the next while this process
+  // writes one); each is awaited in order, so units come out in id order.
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length || i === 0; i += DEVICES_PER_QUERY) batches.push(ids.slice(i, i + DEVICES_PER_QUERY));
+  const ahead = ctx.db.kind === 'postgres' ? READ_AHEAD : 0;
+  const pending: Promise<ReportRow[]>[] = [];
+  const next = (): Promise<ReportRow[]> => {
+    while (pending.length <= ahead && batches.length > 0) {
+      const read = rowsOf(batches.shift()!);
+      read.catch(() => undefined); // awaited below; a failure ends the answer then
+      pending.push(read);
+    }
+    return pending.shift()!;
+  };
   // The first batch is read before the status goes out, so a failing query is still a clean 500.
-  let rows = await rowsOf(ids.slice(0, DEVICES_PER_QUERY));
+  let rows = await next();
   res.status(200).type(csv ? 'text/csv; charset=utf-8' : 'application/json');
   if (csv) res.setHeader('Content-Disposition', `attachment; filename="${kind}.csv"`);
   let first = true;
@@ -52,12 +72,12 @@ async function report(ctx: TrackerContext, kind: ReportKind, req: Request, res: 
     if (!res.write(text)) await drained(res);
   };
   await write(csv ? CSV_COLUMNS[kind].join(',') + '\r\n' : '{"data":[');
-  for (let i = DEVICES_PER_QUERY; ; i += DEVICES_PER_QUERY) {
+  for (;;) {
     if (res.destroyed) return;
     if (rows.length > 0) await write(csv ? csvRows(kind, rows) : jsonRows(kind, rows, first));
     first &&= rows.length === 0;
-    if (i >= ids.length) break;
-    rows = await rowsOf(ids.slice(i, i + DEVICES_PER_QUERY));
+    if (pending.length === 0 && batches.length === 0) break;
+    rows = await next();
   }
   res.end(csv ? '' : ']}');
 }

@@ -32,7 +32,6 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.in
     issue.code === 'invalid_format' ? 'must be an ISO 8601 timestamp with a time zone, such as 2026-11-21T09:30:00Z'
     : issue.code === 'invalid_value' ? `must be one of ${issue.values.map(String).join(', ')}`
     : name === 'limit' ? `must be a whole number from 1 to ${MAX_PAGE}`
-    : issue.code === 'invalid_type' && flat[name] === undefined ? 'is required'
     : issue.message;
   throw new ApiError('bad_request', `invalid query parameter "${name}": ${hint}`);
 }

@@ -23,14 +23,14 @@ export interface Piece {
   first: Point;
   /** The record just before the first one, in the range; null for a device's first record. */
   before: (Point & { time: Date }) | null;
-  /** Its last record's place: known for a device's last piece (the others' is the next piece's `before`). */
+  /** Its last record's place: known for the last piece of each device and day. */
   last: Point | null;
   maxSpeed: number;
   /** Odometer (m), engine hours (s) and fuel used (L) at the piece's first and last record; null where not reported. */
   odometer: [number | null, number | null];
   engineHours: [number | null, number | null];
   fuelUsed: [number | null, number | null];
-  /** Fuel in the tank (L) at its first and last record. */
+  /** Fuel in the tank (L) at its first record, and at its last for a device's last piece. */
   fuel: [number | null, number | null];
   driverUniqueId: string | null;
 }
@@ -85,24 +85,21 @@ FROM (
         (attributes ->> 'fuelUsed')::float8 fu, (attributes ->> 'fuel')::float8 fuel, attributes ->> 'driverUniqueId' driver,
         speed > ${MOTION_KMH} AND (attributes ->> 'ignition')::boolean IS NOT FALSE AS moving
       FROM positions
-      WHERE device_id = ANY($1::text[]) AND device_time >= $2 AND device_time <= $3 AND valid AND filtered IS NULL
+      WHERE device_id = ANY($1::text[]) AND device_time >= $2 AND device_time <= $3 AND (device_time < $3 OR $4) AND valid AND filtered IS NULL
     ) b
     WINDOW w AS (PARTITION BY d ORDER BY t ROWS UNBOUNDED PRECEDING)
 ) x
 GROUP BY d, moving, k, day
 ORDER BY d, t0`;
 
-/** Devices per query: each query's answer is held whole, and devices stream out query by query. */
-export const DEVICES_PER_QUERY = 50;
-
-/** The pieces of these devices in [from, to], by device then time. */
-export async function readPieces(db: Db, deviceIds: string[], from: Date, to: Date): Promise<Piece[]> {
+/** The pieces of these devices from `from` to `to` (included or not), by device then time. */
+export async function readPieces(db: Db, deviceIds: string[], from: Date, to: Date, toIncluded: boolean): Promise<Piece[]> {
   // A plan this short gains nothing from JIT compilation, which costs PostgreSQL half a second here.
   const rows = await db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query('SET LOCAL jit = off');
-    return tx.query<Row>(PIECES, [deviceIds, from.toISOString(), to.toISOString()]);
+    return tx.query<Row>(PIECES, [deviceIds, from.toISOString(), to.toISOString(), toIncluded]);
   });
-  return rows.map((r) => ({
+  const pieces = rows.map((r): Piece => ({
     deviceId: r.d,
     moving: r.moving,
     day: r.day,
@@ -118,4 +115,10 @@ export async function readPieces(db: Db, deviceIds: string[], from: Date, to: Da
     fuel: [r.fuel0, r.fuelz],
     driverUniqueId: r.driver,
   }));
+  // A day's last record is where the next day's first piece came from.
+  pieces.forEach((p, i) => {
+    const next = pieces[i + 1];
+    if (next && next.deviceId === p.deviceId && next.day !== p.day) p.last = next.before && { lat: next.before.lat, lng: next.before.lng };
+  });
+  return pieces;
 }

@@ -2,13 +2,14 @@
 // and their query.
 import { z } from 'zod';
 import { timestamp } from '../../shared/validation.js';
+import { DEFAULT_RANGE_HOURS } from '../positions/range.js';
 
 /** Units one report call may name; without deviceId a call covers every unit of the account. */
 export const MAX_REPORT_DEVICES = 500;
 
 export const ReportsQuery = z.object({
-  from: timestamp.meta({ description: 'Start (inclusive), ISO 8601 with a time zone' }),
-  to: timestamp.meta({ description: 'End (inclusive), ISO 8601 with a time zone' }),
+  from: timestamp.optional().meta({ description: `Start (inclusive), ISO 8601 with a time zone; default ${DEFAULT_RANGE_HOURS} hours before \`to\`` }),
+  to: timestamp.optional().meta({ description: 'End (inclusive), ISO 8601 with a time zone; default now' }),
   deviceId: z.array(z.string().max(64)).max(MAX_REPORT_DEVICES).optional().meta({ description: `A unit to report on; repeat the parameter for several (at most ${MAX_REPORT_DEVICES}); absent: every unit of the account` }),
   daily: z.enum(['true', 'false']).default('false').meta({ description: 'Summary only: `true` gives one row per unit and UTC day with positions' }),
 });
