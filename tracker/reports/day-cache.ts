@@ -11,11 +11,44 @@ interface Cached {
   device_id: string;
   day: string;
   records: number;
-  pieces: StoredPiece[] | null;
+  pieces: string;
 }
-type StoredPiece = Omit<Piece, 'start' | 'end' | 'before'> & { start: string; end: string; before: (Piece['before'] & { time: string }) | null };
 
-const revive = (p: StoredPiece): Piece => ({ ...p, start: new Date(p.start), end: new Date(p.end), before: p.before && { ...p.before, time: new Date(p.before.time) } });
+/**
+ * A kept day is a JSON array of pieces, each an array of its fields (times in epoch milliseconds):
+ * a month of a thousand units is some 600,000 pieces, and reading them back is most of a summary's
+ * time, so they are kept as compact text rather than jsonb objects.
+ */
+type Stored = [moving: 0 | 1, start: number, end: number, lat: number, lng: number, beforeLat: number | null, beforeLng: number | null, beforeTime: number | null,
+  lastLat: number | null, lastLng: number | null, maxSpeed: number, ...countersThenDriver: (number | string | null)[]];
+
+function encode(p: Piece): (number | string | null)[] {
+  return [
+    p.moving ? 1 : 0, p.start.getTime(), p.end.getTime(), p.first.lat, p.first.lng, p.before?.lat ?? null, p.before?.lng ?? null, p.before?.time.getTime() ?? null,
+    p.last?.lat ?? null, p.last?.lng ?? null, p.maxSpeed, ...p.odometer, ...p.engineHours, ...p.fuelUsed, ...p.fuel, p.driverUniqueId,
+  ];
+}
+
+function decode(deviceId: string, day: string, s: Stored): Piece {
+  const rest = s.slice(11);
+  const n = (i: number): number | null => (typeof rest[i] === 'number' ? (rest[i] as number) : null);
+  return {
+    deviceId,
+    day,
+    moving: s[0] === 1,
+    start: new Date(s[1]),
+    end: new Date(s[2]),
+    first: { lat: s[3], lng: s[4] },
+    before: s[7] === null ? null : { lat: s[5]!, lng: s[6]!, time: new Date(s[7]) },
+    last: s[8] === null ? null : { lat: s[8], lng: s[9]! },
+    maxSpeed: s[10],
+    odometer: [n(0), n(1)],
+    engineHours: [n(2), n(3)],
+    fuelUsed: [n(4), n(5)],
+    fuel: [n(6), n(7)],
+    driverUniqueId: typeof rest[8] === 'string' ? rest[8] : null,
+  };
+}
 
 /** The pieces of these devices in [from, to] (both included), by device then time. */
 export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: Date, now = new Date()): Promise<Piece[]> {
@@ -32,7 +65,7 @@ export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: D
   const kept = new Map<string, Piece[]>();
   for (const r of cached) {
     const key = `${r.device_id} ${r.day}`;
-    if (r.pieces !== null && r.records === (counts.get(key) ?? 0)) kept.set(key, r.pieces.map(revive));
+    if (r.records === (counts.get(key) ?? 0)) kept.set(key, (JSON.parse(r.pieces) as Stored[]).map((p) => decode(r.device_id, r.day, p)));
   }
   const stale = new Map([...counts].filter(([key]) => !kept.has(key)));
 
@@ -101,9 +134,9 @@ async function keep(db: Db, days: { key: string; records: number; pieces: Piece[
   if (days.length === 0) return;
   await db.query(
     `INSERT INTO report_days (device_id, day, records, pieces)
-     SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::jsonb[])
+     SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::text[])
      ON CONFLICT (device_id, day) DO UPDATE SET records = excluded.records, pieces = excluded.pieces`,
-    [days.map((d) => d.key.split(' ')[0]), days.map((d) => d.key.split(' ')[1]), days.map((d) => d.records), days.map((d) => JSON.stringify(d.pieces))],
+    [days.map((d) => d.key.split(' ')[0]), days.map((d) => d.key.split(' ')[1]), days.map((d) => d.records), days.map((d) => JSON.stringify(d.pieces.map(encode)))],
   );
 }
 

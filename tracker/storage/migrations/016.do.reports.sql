@@ -12,6 +12,6 @@ CREATE TABLE report_days (
   device_id text NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
   day       date NOT NULL,
   records   integer NOT NULL, -- positions of the day, valid or not, when the pieces were computed
-  pieces    jsonb NOT NULL,
+  pieces    text NOT NULL,    -- JSON, compact (tracker/reports/day-cache.ts)
   PRIMARY KEY (device_id, day)
 );
