@@ -81,6 +81,7 @@ describe('device settings the rules use', () => {
       fuelLowLitres: 10,
       fuelLowPercent: null,
       maintenance: { odometer: { startKm: 0, everyKm: 15000 }, engineHours: { start: 120.5, every: 250 } },
+      trips: { minTripDistanceM: null, minTripDurationS: null, minStopDurationS: null, maxGapS: null },
     });
     const shown = (await me.get(ok.location!)).text;
     expect(shown).toContain('Changes saved.');
