@@ -4,6 +4,7 @@
 // and CSV, several units in one call, settings, isolation between accounts and bad input.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DecodedPosition } from '../../tracker/protocols/types.js';
+import { maintainPartitions } from '../../tracker/storage/partitions.js';
 import { ENGINES } from '../helpers/databases.js';
 import { assertMatchesDocument } from '../helpers/openapi.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
@@ -244,6 +245,15 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     ]);
     const daily = (await get(`summary?${RANGE}&deviceId=${gap}&daily=true`)).body.data;
     expect(daily.map((d: { day: string; trips: number }) => [d.day, d.trips])).toEqual([['2026-10-06', 2]]);
+  });
+
+  test('kept days go with the positions past the retention', async () => {
+    const kept = async () => (await f.tracker.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM report_days'))[0]!.n;
+    expect(await kept()).toBeGreaterThan(0);
+    await maintainPartitions(f.tracker.ctx.db, 365, new Date('2027-10-06T12:00:00Z'));
+    expect(await kept()).toBeGreaterThan(0);
+    await maintainPartitions(f.tracker.ctx.db, 365, new Date('2027-10-07T12:00:00Z'));
+    expect(await kept()).toBe(0);
   });
 
   test('bad input is a clear 400', async () => {
