@@ -97,7 +97,8 @@ export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: D
   }
   await keep(db, [...stale].filter(([key]) => fresh.has(key)).map(([key, records]) => ({ key, records, pieces: fresh.get(key)! })));
 
-  const all = [...kept.values(), ...fresh.values()].flat();
+  // A span computes every day of the units concerned, kept ones too: the fresh pieces stand.
+  const all = [...new Map([...kept, ...fresh]).values()].flat();
   all.sort((a, b) => (a.deviceId === b.deviceId ? a.start.getTime() - b.start.getTime() : a.deviceId < b.deviceId ? -1 : 1));
   return stitch(all);
 }
