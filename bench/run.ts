@@ -1,6 +1,6 @@
 // `npm run bench -- [name…]`: runs the named benchmarks (all when none is named). Each prints its
 // figures and its ratios against a peer measured in the same run.
-const ALL = ['gateway', 'history', 'ingest', 'events'];
+const ALL = ['gateway', 'history', 'ingest', 'events', 'reports'];
 
 const args = process.argv.slice(2);
 // Options take a value (`--protocol mixed` or `--protocol=mixed`); the benchmarks read their own.

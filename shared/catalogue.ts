@@ -11,6 +11,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const TAGS = {
   devices: 'Units and their last state',
   positions: 'Position history',
+  reports: 'Trips, stops and summaries of one unit or many',
   commands: 'Commands to units and what became of them',
   'alerts and events': 'What the event rules raised, and the settings they use',
   geofences: 'Areas the event rules watch',
@@ -43,7 +44,7 @@ export interface Operation {
   /** The request body's schema, by name; `required: false` when a call may send none. */
   body?: { schema: string; required: boolean };
   /** The success answer: its status, and the schema of its body (a page of them for `page`). */
-  response: { status: number; description: string; schema?: string; page?: 'cursor' };
+  response: { status: number; description: string; schema?: string; page?: 'cursor' | 'all'; csv?: boolean };
   /** Error statuses the operation can answer besides its success. */
   errors: readonly number[];
 }
@@ -53,6 +54,19 @@ const READ_ERRORS = [401, 403, 429, 500, 502] as const;
 
 const read = (o: Omit<Operation, 'method' | 'scope' | 'bucket'>): Operation => ({ method: 'GET', scope: 'read', bucket: 'read', ...o });
 const write = (method: Method, o: Omit<Operation, 'method' | 'scope' | 'bucket'>): Operation => ({ method, scope: 'write', bucket: 'write', ...o });
+
+/** A report over a range of one unit, several or all of them, as JSON or CSV. */
+const report = (operationId: string, name: string, summary: string, schema: string, description: string): Operation =>
+  read({
+    operationId,
+    path: `${V1}/reports/${name}`,
+    tag: 'reports',
+    summary,
+    description: `${description} Every unit named by \`deviceId\` (all the account's units when there is none) in one answer, streamed; \`Accept: text/csv\` gives CSV with a header row. Another account's unit is a 404. How trips are told from stops: docs/reports.md and the \`trips\` settings.`,
+    query: 'ReportsQuery',
+    response: { status: 200, description: name, schema, page: 'all', csv: true },
+    errors: [400, 401, 403, 404, 429, 500, 502],
+  });
 
 /** The operationIds of a configuration collection's five operations, from its noun (geofence → listGeofences…). */
 export function collectionOperationIds(noun: string) {
@@ -157,6 +171,9 @@ export const OPERATIONS: readonly Operation[] = [
     response: { status: 200, description: 'Positions', schema: 'Position', page: 'cursor' },
     errors: [400, 401, 403, 404, 429, 500, 502],
   }),
+  report('reportTrips', 'trips', 'Trips of the units in a range', 'Trip', 'Each trip: start and end time and place, distance from the odometer, duration, average and maximum speed, engine hours, fuel used, driver; by unit, then time.'),
+  report('reportStops', 'stops', 'Stops of the units in a range', 'Stop', 'Each stop: start, end, place, duration and the time the engine ran while standing (idling); by unit, then time.'),
+  report('reportSummary', 'summary', 'Distance, engine hours, speeds, trips and idling per unit (and per day)', 'ReportSummary', 'One row per unit over the range, or with `daily=true` one per unit and UTC day with positions.'),
   read({
     operationId: 'listCommands',
     path: `${V1}/devices/{id}/commands`,

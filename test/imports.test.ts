@@ -32,6 +32,7 @@ const DOMAINS = [
   'positions',
   'protocols',
   'records',
+  'reports',
   'tokens',
   'users',
   'webhooks',

@@ -64,7 +64,10 @@ describe('device settings the rules use', () => {
     expect(bad.text).toContain('engine hours service interval must be greater than 0');
     expect(bad.text).toMatch(/id="field-speedLimitKmh"[^>]*aria-invalid="true"/);
     expect(bad.text).toContain('value="12,5"');
-    expect(await deviceSettings(db(), myDevice)).toEqual({ speedLimitKmh: null, fuelTankLitres: null, fuelLowLitres: null, fuelLowPercent: null, maintenance: { odometer: null, engineHours: null } });
+    expect(await deviceSettings(db(), myDevice)).toEqual({
+      speedLimitKmh: null, fuelTankLitres: null, fuelLowLitres: null, fuelLowPercent: null, maintenance: { odometer: null, engineHours: null },
+      trips: { minTripDistanceM: null, minTripDurationS: null, minStopDurationS: null, maxGapS: null },
+    });
     expect((await findDevice(db(), mine, myDevice))!.name).toBe('Van 1');
   });
 
@@ -78,6 +81,7 @@ describe('device settings the rules use', () => {
       fuelLowLitres: 10,
       fuelLowPercent: null,
       maintenance: { odometer: { startKm: 0, everyKm: 15000 }, engineHours: { start: 120.5, every: 250 } },
+      trips: { minTripDistanceM: null, minTripDurationS: null, minStopDurationS: null, maxGapS: null },
     });
     const shown = (await me.get(ok.location!)).text;
     expect(shown).toContain('Changes saved.');

@@ -124,6 +124,7 @@ export async function startStandInTracker(): Promise<StandInTracker> {
   const simple: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, status: number, check: ((req: express.Request) => unknown) | null][] = [
     ['post', `${v1}/alerts/:id/acknowledge`, 200, own],
     ['get', `${v1}/events`, 200, null],
+    ...['trips', 'stops', 'summary'].map((name): (typeof simple)[number] => ['get', `${v1}/reports/${name}`, 200, null]),
     ['get', `${v1}/settings`, 200, null],
     ['patch', `${v1}/settings`, 200, null],
     ['post', `${v1}/devices`, 201, null],

@@ -191,12 +191,14 @@ describe('settings', () => {
   test('a unit starts with none; PATCH changes only what it names; null clears', async () => {
     expect((await call('get', DEVICE, `${V1}/devices/${truck}/settings`)).body).toEqual({
       speedLimitKmh: null, fuelTankLitres: null, fuelLowLitres: null, fuelLowPercent: null, maintenance: { odometer: null, engineHours: null },
+      trips: { minTripDistanceM: null, minTripDurationS: null, minStopDurationS: null, maxGapS: null },
     });
     await call('patch', DEVICE, `${V1}/devices/${truck}/settings`, { speedLimitKmh: 80, fuelTankLitres: 120, maintenance: { odometer: { everyKm: 15000 } } });
     const after = await call('patch', DEVICE, `${V1}/devices/${truck}/settings`, { fuelLowPercent: 10, maintenance: { engineHours: { start: 100, every: 250 } } });
     expect(after.body).toEqual({
       speedLimitKmh: 80, fuelTankLitres: 120, fuelLowLitres: null, fuelLowPercent: 10,
       maintenance: { odometer: { startKm: 0, everyKm: 15000 }, engineHours: { start: 100, every: 250 } },
+      trips: { minTripDistanceM: null, minTripDurationS: null, minStopDurationS: null, maxGapS: null },
     });
     const cleared = await call('patch', DEVICE, `${V1}/devices/${truck}/settings`, { speedLimitKmh: null, maintenance: { odometer: null } });
     expect(cleared.body).toMatchObject({ speedLimitKmh: null, fuelTankLitres: 120, maintenance: { odometer: null, engineHours: { start: 100, every: 250 } } });
@@ -220,9 +222,10 @@ describe('settings', () => {
   test("another account's unit is a 404; the account default is its own", async () => {
     await call('get', DEVICE, `${V1}/devices/${foreignDevice}/settings`, undefined, 404);
     await call('patch', DEVICE, `${V1}/devices/${foreignDevice}/settings`, { speedLimitKmh: 50 }, 404);
-    expect((await call('get', ACCOUNT, ACCOUNT)).body).toEqual({ speedLimitKmh: null });
-    expect((await call('patch', ACCOUNT, ACCOUNT, { speedLimitKmh: 110 })).body).toEqual({ speedLimitKmh: 110 });
-    expect((await call('get', ACCOUNT, ACCOUNT, undefined, 200, other)).body).toEqual({ speedLimitKmh: null });
+    const trips = { minTripDistanceM: null, minTripDurationS: null, minStopDurationS: null, maxGapS: null };
+    expect((await call('get', ACCOUNT, ACCOUNT)).body).toEqual({ speedLimitKmh: null, trips });
+    expect((await call('patch', ACCOUNT, ACCOUNT, { speedLimitKmh: 110 })).body).toEqual({ speedLimitKmh: 110, trips });
+    expect((await call('get', ACCOUNT, ACCOUNT, undefined, 200, other)).body).toEqual({ speedLimitKmh: null, trips });
     expect((await call('patch', ACCOUNT, ACCOUNT, { speedLimitKmh: 500 }, 400)).body.error).toMatch(/"speedLimitKmh": must be at most 400/);
   });
 });

@@ -47,6 +47,7 @@ const PARAMS: Record<string, string> = { devices: 'Unit id', alerts: 'Alert id (
 const MORE: Record<string, string> = {
   listPositions: `The range may span at most ${MAX_RANGE_DAYS} days; \`to\` defaults to now and \`from\` to 24 hours before \`to\`. Without \`limit\` every position in the range is streamed; with it, pages carry \`nextCursor\`.`,
   listEvents: `Types: ${EVENT_TYPES.join(', ')}.`,
+  ...Object.fromEntries(['reportTrips', 'reportStops', 'reportSummary'].map((id) => [id, `The range may span at most ${MAX_RANGE_DAYS} days.`])),
 };
 
 function named<T>(registry: Record<string, T>, name: string, op: Operation): T {
@@ -79,7 +80,8 @@ function success(op: Operation): object {
   const body =
     page === 'cursor' ? { type: 'object', required: ['data'], properties: { data: items, nextCursor: { type: ['string', 'null'], description: 'Present when `limit` was given: pass as `cursor` for the next page; null on the last page' } } }
     : ref(schema);
-  return { description, headers: rateHeaders, content: json(body) };
+  const csv = op.response.csv ? { 'text/csv': { schema: { type: 'string', description: 'With `Accept: text/csv`: a header row, then one line per item, nested places as <name>Lat and <name>Lng columns' } } } : {};
+  return { description, headers: rateHeaders, content: { ...json(body), ...csv } };
 }
 
 /** One operation as the document shows it, from its catalogue entry. */

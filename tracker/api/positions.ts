@@ -1,13 +1,13 @@
 // listPositions: a unit's history, oldest first. The rows come out of the database
 // as binary COPY and are written as JSON as they arrive, with backpressure, in constant memory.
 import type { Response } from 'express';
-import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
-import { DEFAULT_RANGE_HOURS, MAX_RANGE_DAYS } from '../positions/range.js';
+import { checkRange, DEFAULT_RANGE_HOURS } from '../positions/range.js';
 import { historyQuery } from '../positions/repository.js';
 import type { Db } from '../storage/db.js';
 import { decodeCursor, encodeCursor, isCursorTime } from '../storage/paging.js';
 import { callerDevice } from './devices.js';
+import { drained } from './drained.js';
 import type { Handlers } from './operations.js';
 import { HISTORY_COLUMNS, PositionsJson, type HistoryShape } from './positions-json.js';
 import { caller, parseQuery } from './request.js';
@@ -26,10 +26,7 @@ export function positionsHandlers(ctx: TrackerContext): Handlers {
       const q = parseQuery(PositionsQuery, req.query);
       const to = q.to ? new Date(q.to) : new Date();
       const from = q.from ? new Date(q.from) : new Date(to.getTime() - DEFAULT_RANGE_HOURS * 3_600_000);
-      if (from > to) throw new ApiError('bad_request', '"from" must not be later than "to"');
-      if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * 86_400_000) {
-        throw new ApiError('bad_request', `the range from "from" to "to" may span at most ${MAX_RANGE_DAYS} days`);
-      }
+      checkRange(from, to);
       const after = q.cursor ? decodeCursor(q.cursor, isCursor).t : null;
       const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
       const query = (since: string | null, limit: number | null) => historyQuery(HISTORY_COLUMNS[q.fields], device.id, from, to, since, limit);
@@ -70,15 +67,4 @@ async function streamHistory(res: Response, db: Db, shape: HistoryShape, query: 
     since = json.lastTime();
   }
   res.end(']}');
-}
-
-/** Resolves when the socket takes more data or closes, leaving no listener behind. */
-function drained(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done).off('close', done);
-      resolve();
-    };
-    res.on('drain', done).on('close', done);
-  });
 }

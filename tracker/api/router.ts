@@ -16,6 +16,7 @@ import { locateHandlers } from './locate.js';
 import { bindOperations } from './operations.js';
 import { positionsHandlers } from './positions.js';
 import { recordsHandlers } from './records.js';
+import { reportsHandlers } from './reports.js';
 import { settingsHandlers } from './settings.js';
 
 export function publicApi(ctx: TrackerContext): Router {
@@ -23,6 +24,7 @@ export function publicApi(ctx: TrackerContext): Router {
     ...devicesHandlers(ctx),
     ...deviceWritesHandlers(ctx),
     ...positionsHandlers(ctx),
+    ...reportsHandlers(ctx),
     ...alertsHandlers(ctx),
     ...locateHandlers(ctx),
     ...commandsHandlers(ctx),

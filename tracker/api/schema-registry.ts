@@ -6,10 +6,11 @@ import { AccountSettingsPatch, DeviceSettingsPatch } from '../devices/settings-s
 import { DriverAssignmentInput, DriverInput } from '../drivers/schemas.js';
 import { GeofenceInput } from '../geofences/schemas.js';
 import { RecordsQuery } from '../records/schemas.js';
+import { ReportsQuery } from '../reports/schemas.js';
 import { DeleteDeviceQuery, DeviceInput, DevicePatch, DevicesBulkInput, DevicesQuery } from './device-schemas.js';
 import { EventsQuery, ListQuery, RuleInput } from './metadata-schemas.js';
 import { AlertsQuery, CommandBody, LocateBody, PositionsQuery } from './schemas.js';
 
-export const QUERIES: Record<string, z.ZodObject> = { DevicesQuery, DeleteDeviceQuery, PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery };
+export const QUERIES: Record<string, z.ZodObject> = { DevicesQuery, DeleteDeviceQuery, PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery, ReportsQuery };
 
 export const BODIES: Record<string, z.ZodType> = { DeviceInput, DevicePatch, DevicesBulkInput, GeofenceInput, DriverInput, DriverAssignmentInput, RuleInput, DeviceSettingsPatch, AccountSettingsPatch, LocateBody, CommandBody };

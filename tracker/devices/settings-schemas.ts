@@ -1,6 +1,6 @@
-// Unit and account settings (speed limits, fuel tank and thresholds, maintenance schedule) as the
-// public API and the dashboard's unit page take and show them; devices/settings.ts reads them for
-// the event rules.
+// Unit and account settings (speed limits, fuel tank and thresholds, maintenance schedule, trip
+// detection) as the public API and the dashboard's unit page take and show them; devices/settings.ts
+// reads them for the event rules and the reports.
 import { z } from 'zod';
 
 const kmh = z.number().gt(0, 'must be greater than 0').max(400, 'must be at most 400');
@@ -22,7 +22,19 @@ export const Maintenance = z
   })
   .meta({ id: 'Maintenance' });
 
-export const DeviceSettings = z.object({ ...settingsFields, maintenance: Maintenance }).meta({ id: 'DeviceSettings' });
+const tripLimit = (what: string, unit: string, max: number) =>
+  z.number().min(0, 'must be at least 0').max(max, `must be at most ${max}`).nullable().meta({ description: `${what}, ${unit}; null: the account's value, else the default` });
+
+export const TripSettings = z
+  .strictObject({
+    minTripDistanceM: tripLimit('A movement shorter than this and than minTripDurationS is not a trip (default 500)', 'metres', 1_000_000),
+    minTripDurationS: tripLimit('A movement shorter than this and than minTripDistanceM is not a trip (default 300)', 'seconds', 86_400),
+    minStopDurationS: tripLimit('A stop shorter than this does not split a trip (default 300)', 'seconds', 86_400),
+    maxGapS: tripLimit('A silence longer than this next to a trip ends the trip at its last record (default 3600)', 'seconds', 7 * 86_400),
+  })
+  .meta({ id: 'TripSettings', description: 'How the trips and stops reports tell trips from stops (docs/reports.md)' });
+
+export const DeviceSettings = z.object({ ...settingsFields, maintenance: Maintenance, trips: TripSettings }).meta({ id: 'DeviceSettings' });
 
 export const DeviceSettingsPatch = z
   .strictObject({
@@ -31,8 +43,13 @@ export const DeviceSettingsPatch = z
     fuelLowLitres: settingsFields.fuelLowLitres.optional(),
     fuelLowPercent: settingsFields.fuelLowPercent.optional(),
     maintenance: Maintenance.partial().optional(),
+    trips: TripSettings.partial().optional(),
   })
   .meta({ id: 'DeviceSettingsPatch', description: 'Fields left out are unchanged; null clears a setting' });
 
-export const AccountSettings = z.object({ speedLimitKmh: kmh.nullable().meta({ description: 'Speed limit of units without their own (km/h); null: 90' }) }).meta({ id: 'AccountSettings' });
-export const AccountSettingsPatch = z.strictObject({ speedLimitKmh: kmh.nullable().optional() }).meta({ id: 'AccountSettingsPatch' });
+export const AccountSettings = z
+  .object({ speedLimitKmh: kmh.nullable().meta({ description: 'Speed limit of units without their own (km/h); null: 90' }), trips: TripSettings })
+  .meta({ id: 'AccountSettings' });
+export const AccountSettingsPatch = z
+  .strictObject({ speedLimitKmh: kmh.nullable().optional(), trips: TripSettings.partial().optional() })
+  .meta({ id: 'AccountSettingsPatch', description: 'Fields left out are unchanged; null clears a setting' });

@@ -1,4 +1,5 @@
-// Monthly partitions of the positions table: created ahead of time, dropped past the retention.
+// Monthly partitions of the positions table: created ahead of time, dropped past the retention, with
+// the reports' kept days of the same age.
 import type { Db } from './db.js';
 import { LOCKS, withAdvisoryLock, type DbSession } from './lock.js';
 
@@ -37,5 +38,6 @@ async function maintain(db: DbSession, retentionDays: number, now: Date): Promis
       dropped.push(name);
     }
   }
+  await db.query("DELETE FROM report_days WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date", [new Date(now.getTime() - retentionDays * 86_400_000).toISOString()]);
   return { created, dropped };
 }
