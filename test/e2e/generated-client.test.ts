@@ -102,6 +102,7 @@ beforeAll(async () => {
     stack.admin.db,
     Array.from({ length: 12 }, (_, i) => ({ deviceId, position: { deviceTime: new Date(start + i * 60_000), valid: true, lat: 52.5, lng: 13.4 + i * 0.001, speed: 40, heading: 90, attributes: {} } })),
   );
+  await stack.admin.db.query('UPDATE devices SET last_lat = 52.5, last_lng = 13.411, last_speed = 40, last_heading = 90, last_update = $2 WHERE id = $1', [deviceId, new Date(start + 11 * 60_000)]);
   await insertAlert(stack.admin.db, { accountId: account, deviceId, type: 'sos', severity: 'critical', message: 'SOS' });
   dir = mkdtempSync(join(resolve('test', 'artifacts'), 'generated-client-'));
   // The program resolves openapi-fetch as an integrator's project would, from its node_modules.

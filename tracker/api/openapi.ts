@@ -79,6 +79,7 @@ function success(op: Operation): object {
   const items = { type: 'array', items: ref(schema) };
   const body =
     page === 'cursor' ? { type: 'object', required: ['data'], properties: { data: items, nextCursor: { type: ['string', 'null'], description: 'Present when `limit` was given: pass as `cursor` for the next page; null on the last page' } } }
+    : page === 'all' ? { type: 'object', required: ['data'], properties: { data: items } }
     : ref(schema);
   const csv = op.response.csv ? { 'text/csv': { schema: { type: 'string', description: 'With `Accept: text/csv`: a header row, then one line per item, nested places as <name>Lat and <name>Lng columns' } } } : {};
   return { description, headers: rateHeaders, content: { ...json(body), ...csv } };

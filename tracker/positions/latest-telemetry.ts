@@ -6,7 +6,6 @@
 // when the one reported is older (a late record changes nothing newer).
 import type { DeviceReport } from '../events/engine.js';
 import type { Queryable } from '../storage/db.js';
-import type { DeviceState } from './device-state.js';
 import type { DevicePosition } from './repository.js';
 import { TELEMETRY, type Telemetry } from './telemetry.js';
 
@@ -34,6 +33,12 @@ export function carriesLatest(attributes: Telemetry): boolean {
   return LATEST_KEYS.some((k) => attributes[k] !== undefined);
 }
 
+/** What a merge works on: a device's state (positions/device-state.ts). */
+interface Merging {
+  latest: LatestTelemetry;
+  changed: { latest: boolean };
+}
+
 /** True when `into` changed. */
 function merge(into: LatestTelemetry, attributes: Telemetry, time: string): boolean {
   let changed = false;
@@ -57,7 +62,7 @@ function merge(into: LatestTelemetry, attributes: Telemetry, time: string): bool
  * Merges what the batch's positions (stored, not flagged) and reports say into their devices'
  * states. A report without a fix carries no device time: the time it was received stands in.
  */
-export function mergeLatest(states: Map<string, DeviceState>, positions: readonly DevicePosition[], reports: readonly DeviceReport[]): void {
+export function mergeLatest(states: Map<string, Merging>, positions: readonly DevicePosition[], reports: readonly DeviceReport[]): void {
   const into = (deviceId: string, attributes: Telemetry, time: () => Date) => {
     const state = states.get(deviceId);
     if (state && carriesLatest(attributes) && merge(state.latest, attributes, time().toISOString())) state.changed.latest = true;
