@@ -141,6 +141,7 @@ describe('devices', () => {
   test('the list shows status, last position and last update', async () => {
     const t = new Date('2026-11-20T08:15:00Z');
     await insertPositions(stack.tracker.ctx.db, [{ deviceId: myDevice, position: { deviceTime: t, valid: true, lat: 52.520008, lng: 13.404954, speed: 42.4, heading: 90, attributes: {} } }]);
+    await stack.tracker.ctx.db.query('UPDATE devices SET last_lat = 52.520008, last_lng = 13.404954, last_speed = 42.4, last_heading = 90, last_update = $2 WHERE id = $1', [myDevice, t]);
     const page = (await me.get('/dashboard/devices')).text;
     expect(page).toContain('52.52001, 13.40495');
     expect(page).toContain('<time datetime="2026-11-20T08:15:00.000Z">2026-11-20 08:15 UTC</time>');
