@@ -4,11 +4,12 @@
 import type { z } from 'zod';
 import { AccountSettingsPatch, DeviceSettingsPatch } from '../devices/settings-schemas.js';
 import { DriverAssignmentInput, DriverInput } from '../drivers/schemas.js';
+import { StreamQuery } from '../feed/schemas.js';
 import { GeofenceInput } from '../geofences/schemas.js';
 import { RecordsQuery } from '../records/schemas.js';
 import { EventsQuery, ListQuery, RuleInput } from './metadata-schemas.js';
 import { AlertsQuery, CommandBody, LocateBody, PositionsQuery } from './schemas.js';
 
-export const QUERIES: Record<string, z.ZodObject> = { PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery };
+export const QUERIES: Record<string, z.ZodObject> = { PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery, StreamQuery };
 
 export const BODIES: Record<string, z.ZodType> = { GeofenceInput, DriverInput, DriverAssignmentInput, RuleInput, DeviceSettingsPatch, AccountSettingsPatch, LocateBody, CommandBody };

@@ -24,6 +24,8 @@ export class CommandDispatcher {
     private readonly logger: Logger,
     /** Commands moved to each status (the tracker's fleet_commands_total). */
     private readonly outcomes: Counter<'status'>,
+    /** Told the ids of commands whose status changed, once written (the live feed). */
+    private readonly changed: (ids: string[]) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -43,7 +45,9 @@ export class CommandDispatcher {
   }
 
   private async expire(): Promise<void> {
-    this.outcomes.inc({ status: 'expired' }, await expireCommands(this.db));
+    const expired = await expireCommands(this.db);
+    this.outcomes.inc({ status: 'expired' }, expired.length);
+    if (expired.length > 0) this.changed(expired);
   }
 
   /** Sends every unexpired queued command of a device with a live connection here. */
@@ -57,6 +61,7 @@ export class CommandDispatcher {
       for (const command of await claimQueued(this.db, deviceId)) {
         const bytes = await this.encode(deviceId, conn.protocol, command);
         if (bytes) conn.write(bytes);
+        this.changed([command.id]);
       }
     } catch (err) {
       this.logger.error({ err, deviceId }, 'command delivery failed');
@@ -69,6 +74,7 @@ export class CommandDispatcher {
     for (const command of await claimQueued(this.db, deviceId)) {
       const bytes = await this.encode(deviceId, protocol, command);
       if (bytes) out.push(bytes);
+      this.changed([command.id]);
     }
     return out;
   }
@@ -102,6 +108,7 @@ export class CommandDispatcher {
   async replied(deviceId: string, reply: string, position: Command['position'], seq?: number): Promise<void> {
     const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position);
     if (!command) return;
+    this.changed([command.id]);
     this.outcomes.inc({ status: 'delivered' });
     this.logger.info({ deviceId, commandId: command.id }, 'command delivered');
   }

@@ -102,10 +102,10 @@ export async function claimQueued(db: Queryable, deviceId: string): Promise<Comm
   return rows.map(toCommand).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
-/** Queued commands past their time to live become expired. */
-export async function expireCommands(db: Queryable): Promise<number> {
-  const rows = await db.query("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING id");
-  return rows.length;
+/** Queued commands past their time to live become expired; returns their ids. */
+export async function expireCommands(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ id: string }>("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING id");
+  return rows.map((r) => r.id);
 }
 
 /** The identifier a device's commands name where the protocol puts it in them (H02). */
@@ -136,4 +136,11 @@ export async function deliverSent(db: Queryable, deviceId: string, seq: number |
     [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null],
   );
   return rows[0] ? toCommand(rows[0]) : null;
+}
+
+/** Commands by id as they stand now, each with its account (the live feed publishes status changes). */
+export async function commandsByIds(db: Queryable, ids: readonly string[]): Promise<{ accountId: string; command: Command }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<Row & { account_id: string }>('SELECT * FROM commands WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+  return rows.map((r) => ({ accountId: r.account_id, command: toCommand(r) }));
 }

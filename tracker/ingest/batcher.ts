@@ -2,11 +2,13 @@
 // wait; one transaction passes everything gathered since the last flush through the position
 // filters and counters (positions/sequence.ts), stores it with the devices' latest telemetry
 // (positions/latest-telemetry.ts) and judges it for events, and only after COMMIT are the waiters
-// released to send their ACKs. A write the database refuses is split by waiter and retried, so one
+// released to send their ACKs; then what was stored is handed to the live feed, off the ACK's path.
+// A write the database refuses is split by waiter and retried, so one
 // device's unusable frame fails that frame alone; when the database is unreachable every waiter is
 // rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
+import type { RaisedEvent } from '../events/types.js';
 import type { FilterReason } from '../positions/filters.js';
 import { storeLatestTelemetry } from '../positions/latest-telemetry.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
@@ -22,8 +24,11 @@ export interface BatcherOptions {
   sequence: SequenceSettings;
 }
 
-/** Runs in the batch's transaction with the positions that were new (and not flagged) and the reports. */
-export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<unknown>;
+/** Runs in the batch's transaction with the positions that were new (and not flagged) and the reports; returns the events raised. */
+export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<readonly RaisedEvent[]>;
+
+/** Called after COMMIT (and after the waiters are released) with every new position stored, flagged ones too, and the events. */
+export type OnCommitted = (stored: DevicePosition[], events: readonly RaisedEvent[]) => void;
 
 /** One caller of add(): a device frame or report, the unit of an ACK. */
 interface Waiter {
@@ -67,6 +72,7 @@ export class PositionBatcher {
     private readonly logger: Logger,
     private readonly onStored: OnStored | null,
     private readonly options: BatcherOptions,
+    private readonly onCommitted: OnCommitted | null = null,
   ) {
     this.delayMs = options.maxDelayMs;
   }
@@ -111,14 +117,14 @@ export class PositionBatcher {
   private async write(waiters: Waiter[]): Promise<void> {
     const rows = waiters.flatMap((w) => w.rows);
     try {
-      const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
+      const { kept, stored, dropped, events } = await this.db.transaction(async (tx) => {
         const sequenced = await sequence(tx, rows, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
         const judged = stored.filter((r) => !r.filtered);
         const reports = waiters.flatMap((w) => w.reports);
         await storeLatestTelemetry(tx, judged, reports);
-        await this.onStored?.(tx, judged, reports);
-        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped };
+        const events = (await this.onStored?.(tx, judged, reports)) ?? [];
+        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped, events };
       });
       // Counted once committed: a part retried after a split is not counted twice.
       this.stored += stored.length;
@@ -126,6 +132,7 @@ export class PositionBatcher {
       for (const r of stored) if (r.filtered) this.countFiltered(r.filtered, 'flag');
       this.countFiltered('duplicate', 'drop', kept - stored.length); // already stored: the key skipped them
       for (const w of waiters) w.resolve();
+      this.onCommitted?.(stored, events);
     } catch (err) {
       if (waiters.length > 1 && refusedByData(err)) {
         const half = Math.ceil(waiters.length / 2);
