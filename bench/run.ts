@@ -1,8 +1,11 @@
-// `npm run bench -- [name…]`: runs the named benchmarks (all when none is named). Each prints its
-// figures and its ratios against a peer measured in the same run.
-const ALL = ['gateway', 'history', 'ingest', 'events'];
+// `npm run bench -- [name…] [--seconds N]`: runs the named benchmarks (all when none is named). Each
+// prints its figures and its ratios against a peer measured in the same run; options are read by the
+// benchmarks that take them (stream: --seconds).
+const ALL = ['gateway', 'history', 'ingest', 'events', 'stream'];
 
-const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+// An option's value follows it (`--seconds 60`): it is not a benchmark's name.
+const names = args.filter((a, i) => !a.startsWith('-') && !(i > 0 && args[i - 1]!.startsWith('--') && !args[i - 1]!.includes('=')));
 for (const name of names.length ? names : ALL) {
   if (!ALL.includes(name)) {
     process.stderr.write(`unknown benchmark "${name}"; known: ${ALL.join(', ')}\n`);

@@ -22,7 +22,7 @@ import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { enqueueDeliveries } from './webhooks/outbox.js';
 
 /** Longest a committed change waits to be published to the live feed (ms). */
-const FEED_BATCH_MS = 10;
+const FEED_BATCH_MS = 2;
 
 export interface RunningTracker {
   ctx: TrackerContext;

@@ -117,13 +117,14 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     res.json({ ok: true, queued: true, commandId: newId('cmd'), bodyBytes: await bodyBytes(req), ...echo(req) });
   });
   app.get(`${v1}/alerts`, (req, res) => void res.json({ data: [], ...echo(req), query: req.query }));
-  // The write-scope resources and events: each answers its success status for the owner only.
+  // The write-scope resources, events and the live feed (a plain answer here): each answers its success status for the owner only.
   const own = (req: express.Request) => {
     if (owned.get(String(req.params.id)) !== caller(req).accountId) throw new ApiError('not_found', 'no such resource');
   };
   const simple: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, status: number, check: ((req: express.Request) => unknown) | null][] = [
     ['post', `${v1}/alerts/:id/acknowledge`, 200, own],
     ['get', `${v1}/events`, 200, null],
+    ['get', `${v1}/stream`, 200, null],
     ['get', `${v1}/settings`, 200, null],
     ['patch', `${v1}/settings`, 200, null],
     ['get', `${v1}/devices/:id/commands`, 200, ownDevice],

@@ -28,18 +28,27 @@ interface Pending {
 const PRUNE_EVERY_MS = 30_000;
 /** A batch this large is written at once; more waits for the next one. */
 const MAX_BATCH = 5000;
+/**
+ * Entries waiting to be written past which new ones are dropped (counted and logged): when the
+ * database cannot keep up, the live feed gives way rather than the tracker's memory.
+ */
+const MAX_BACKLOG = 200_000;
+const DROP_LOG_EVERY_MS = 60_000;
 
 const empty = (): Pending => ({ positions: [], events: [], commandIds: [] });
 
 export class FeedPublisher {
   private pending = empty();
   private size = 0;
+  /** Entries handed in and not yet written (pending and in batches under way). */
+  private backlog = 0;
+  private droppedLoggedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly pruner: NodeJS.Timeout;
   /** Entries written to the log since start. */
   published = 0;
-  /** Entries lost because the database refused their batch (logged). */
+  /** Entries lost because the database refused their batch, or dropped past the backlog (logged). */
   failed = 0;
 
   constructor(
@@ -54,20 +63,17 @@ export class FeedPublisher {
 
   /** Stored positions (after their batch committed). */
   positions(rows: readonly DevicePosition[]): void {
-    for (const r of rows) this.pending.positions.push(r);
-    this.added(rows.length);
+    if (this.admits(rows.length)) for (const r of rows) this.pending.positions.push(r);
   }
 
   /** Stored events (after their transaction committed). */
   events(events: readonly RaisedEvent[]): void {
-    for (const e of events) this.pending.events.push(e);
-    this.added(events.length);
+    if (this.admits(events.length)) for (const e of events) this.pending.events.push(e);
   }
 
   /** Commands whose status changed (committed): published as they stand when the batch is written. */
   commands(ids: readonly string[]): void {
-    for (const id of ids) this.pending.commandIds.push(id);
-    this.added(ids.length);
+    if (this.admits(ids.length)) for (const id of ids) this.pending.commandIds.push(id);
   }
 
   /** Writes what is pending and waits for every batch under way. */
@@ -88,11 +94,22 @@ export class FeedPublisher {
     await this.flush();
   }
 
-  private added(n: number): void {
-    if (n === 0) return;
+  /** Counts n entries in and schedules their batch; false (and they are dropped) past the backlog. */
+  private admits(n: number): boolean {
+    if (n === 0) return false;
+    if (this.backlog + n > MAX_BACKLOG) {
+      this.failed += n;
+      if (Date.now() - this.droppedLoggedAt > DROP_LOG_EVERY_MS) {
+        this.droppedLoggedAt = Date.now();
+        this.logger.error({ backlog: this.backlog, failed: this.failed }, 'live feed behind: entries dropped');
+      }
+      return false;
+    }
+    this.backlog += n;
     this.size += n;
-    if (this.size >= MAX_BATCH) void this.flush();
+    if (this.size >= MAX_BATCH) queueMicrotask(() => void this.flush());
     else this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
+    return true;
   }
 
   private async write(batch: Pending): Promise<void> {
@@ -136,6 +153,8 @@ export class FeedPublisher {
     } catch (err) {
       this.failed += n;
       this.logger.error({ err, entries: n }, 'live feed batch not published');
+    } finally {
+      this.backlog -= n;
     }
   }
 
