@@ -49,6 +49,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startTracker(config: TrackerConfig, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config, await lockTrackerDataDir(config, logger));
   const feed = new FeedPublisher(db, logger, { maxDelayMs: FEED_BATCH_MS, retentionSeconds: config.STREAM_RETENTION_SECONDS });
+  await feed.start();
   const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), feed, ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {

@@ -3,6 +3,8 @@
 // batch in its own short transaction under one advisory lock, so ids become visible in the order
 // they were given across every tracker process: a reader that has seen id N never later finds a
 // smaller one. Every batch is announced with NOTIFY; the log keeps STREAM_RETENTION_SECONDS.
+// Positions are logged only for the accounts someone streams (interest.ts): while nobody does,
+// handing them in costs the ingest path one comparison.
 import type { Logger } from '../../shared/logger.js';
 import { presentCommand } from '../commands/present.js';
 import { commandsByIds } from '../commands/repository.js';
@@ -11,6 +13,7 @@ import type { RaisedEvent } from '../events/types.js';
 import type { DevicePosition } from '../positions/repository.js';
 import type { Db } from '../storage/db.js';
 import { FEED_CHANNEL, FEED_LOCK, presentPosition } from './entries.js';
+import { INTEREST_CHANNEL, interestedAccounts } from './interest.js';
 
 export interface FeedPublisherOptions {
   /** Longest an entry waits for its batch (ms). */
@@ -26,6 +29,8 @@ interface Pending {
 
 /** How often entries past their retention are removed. */
 const PRUNE_EVERY_MS = 30_000;
+/** How often the accounts with streams are read again (a stream opened on another tracker is seen this late). */
+const INTEREST_EVERY_MS = 1000;
 /** A batch this large is written at once; more waits for the next one. */
 const MAX_BATCH = 5000;
 /**
@@ -46,6 +51,9 @@ export class FeedPublisher {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly pruner: NodeJS.Timeout;
+  private readonly interestTimer: NodeJS.Timeout;
+  private interested = new Set<string>();
+  private unlisten: (() => Promise<void>) | null = null;
   /** Entries written to the log since start. */
   published = 0;
   /** Entries lost because the database refused their batch, or dropped past the backlog (logged). */
@@ -59,11 +67,22 @@ export class FeedPublisher {
     this.pruner = setInterval(() => {
       this.prune().catch((err: unknown) => logger.error({ err }, 'pruning the live feed log failed'));
     }, PRUNE_EVERY_MS).unref();
+    this.interestTimer = setInterval(() => {
+      interestedAccounts(db)
+        .then((accounts) => (this.interested = accounts))
+        .catch((err: unknown) => logger.error({ err }, 'reading the live feed accounts failed'));
+    }, INTEREST_EVERY_MS).unref();
+  }
+
+  /** Hears of streams opening on any tracker, so their accounts' positions are logged at once. */
+  async start(): Promise<void> {
+    this.interested = await interestedAccounts(this.db);
+    this.unlisten = await this.db.listen(INTEREST_CHANNEL, (accountId) => this.interested.add(accountId));
   }
 
   /** Stored positions (after their batch committed). */
   positions(rows: readonly DevicePosition[]): void {
-    if (this.admits(rows.length)) for (const r of rows) this.pending.positions.push(r);
+    if (this.interested.size > 0 && this.admits(rows.length)) for (const r of rows) this.pending.positions.push(r);
   }
 
   /** Stored events (after their transaction committed). */
@@ -91,6 +110,8 @@ export class FeedPublisher {
 
   async close(): Promise<void> {
     clearInterval(this.pruner);
+    clearInterval(this.interestTimer);
+    await this.unlisten?.();
     await this.flush();
   }
 
@@ -116,32 +137,35 @@ export class FeedPublisher {
     const n = batch.positions.length + batch.events.length + batch.commandIds.length;
     try {
       const commands = await commandsByIds(this.db, batch.commandIds);
+      const accountOf = await this.interestedDevices(batch.positions);
       const rows = {
-        account: [] as (string | null)[],
+        account: [] as string[],
         device: [] as string[],
         kind: [] as string[],
         eventType: [] as (string | null)[],
         data: [] as string[],
       };
-      const add = (account: string | null, device: string, kind: string, eventType: string | null, data: unknown) => {
+      const add = (account: string, device: string, kind: string, eventType: string | null, data: unknown) => {
         rows.account.push(account);
         rows.device.push(device);
         rows.kind.push(kind);
         rows.eventType.push(eventType);
         rows.data.push(JSON.stringify(data));
       };
-      // Positions carry no account: the insert takes it from the device.
-      for (const p of batch.positions) add(null, p.deviceId, 'position', null, presentPosition(p));
+      for (const p of batch.positions) {
+        const account = accountOf.get(p.deviceId);
+        if (account !== undefined) add(account, p.deviceId, 'position', null, presentPosition(p));
+      }
       for (const e of batch.events) add(e.accountId, e.deviceId, 'event', e.type, { ...presentEvent(e), attributes: e.attributes });
       for (const c of commands) add(c.accountId, c.command.deviceId, 'command', null, presentCommand(c.command));
+      if (rows.data.length === 0) return;
       await this.db.transaction(async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock($1)', [FEED_LOCK]);
         const [last] = await tx.query<{ id: string | null }>(
           `WITH added AS (
              INSERT INTO feed_log (account_id, device_id, kind, event_type, data)
-             SELECT coalesce(x.account, d.account_id), x.device, x.kind, x.event_type, x.data
+             SELECT x.account, x.device, x.kind, x.event_type, x.data
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(account, device, kind, event_type, data, n)
-             JOIN devices d ON d.id = x.device
              ORDER BY x.n
              RETURNING id)
            SELECT max(id)::text AS id FROM added`,
@@ -156,6 +180,16 @@ export class FeedPublisher {
     } finally {
       this.backlog -= n;
     }
+  }
+
+  /** The account of each device of the positions whose account someone streams. */
+  private async interestedDevices(positions: readonly DevicePosition[]): Promise<Map<string, string>> {
+    if (positions.length === 0 || this.interested.size === 0) return new Map();
+    const rows = await this.db.query<{ id: string; account_id: string }>('SELECT id, account_id FROM devices WHERE id = ANY($1::text[]) AND account_id = ANY($2::text[])', [
+      [...new Set(positions.map((p) => p.deviceId))],
+      [...this.interested],
+    ]);
+    return new Map(rows.map((r) => [r.id, r.account_id]));
   }
 
   private async prune(): Promise<void> {

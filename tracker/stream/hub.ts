@@ -51,6 +51,11 @@ export class FeedHub {
     return this.streams;
   }
 
+  /** Accounts with a stream open here. */
+  accounts(): string[] {
+    return [...this.byAccount.keys()];
+  }
+
   /** The id the hub has read up to: a stream joining now gets everything after it live. */
   get position(): string {
     return this.cursor;

@@ -6,6 +6,7 @@ import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { EVENT_TYPES } from '../events/types.js';
 import { FEED_KINDS, type FeedKind } from '../feed/entries.js';
+import { announceInterest, markInterest } from '../feed/interest.js';
 import { StreamQuery } from '../feed/schemas.js';
 import { callerOf } from '../http/gateway-auth.js';
 import { FeedStream, type StreamFilter } from './feed-stream.js';
@@ -18,6 +19,8 @@ export interface LiveFeed {
 }
 
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
+/** How often the accounts with open streams here renew their interest (well within the retention). */
+const INTEREST_EVERY_MS = 60_000;
 
 const listOf = (text: string | undefined) => (text === undefined ? null : new Set(text.split(',')));
 
@@ -36,6 +39,10 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
   const hub = new FeedHub(db, ctx.logger);
   await hub.start();
   const open = new Set<FeedStream>();
+  const retention = config.STREAM_RETENTION_SECONDS;
+  const renew = setInterval(() => {
+    markInterest(db, hub.accounts(), retention).catch((err: unknown) => ctx.logger.error({ err }, 'renewing live feed interest failed'));
+  }, INTEREST_EVERY_MS).unref();
   const limits = { heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000, maxBufferBytes: config.STREAM_MAX_BUFFER_BYTES };
 
   async function filterOf(accountId: string, q: StreamQuery): Promise<StreamFilter> {
@@ -62,6 +69,8 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
     const resume = req.get('last-event-id');
     if (resume !== undefined && !LAST_EVENT_ID.test(resume.trim())) throw new ApiError('bad_request', 'Last-Event-ID must be an id this stream sent (digits only)');
     const filter = await filterOf(accountId, q);
+    // From now on (and for the retention period after the last stream closes) its positions are logged.
+    await announceInterest(db, accountId, retention);
     const stream = new FeedStream(accountId, res, filter, limits, resume?.trim() ?? hub.position);
     open.add(stream);
     stream.onEnd = () => {
@@ -76,6 +85,7 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
     handler,
     hub,
     async close() {
+      clearInterval(renew);
       for (const stream of [...open]) stream.cutoff('shutting_down');
       await hub.stop();
     },

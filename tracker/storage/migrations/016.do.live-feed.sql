@@ -12,3 +12,10 @@ CREATE TABLE feed_log (
 );
 CREATE INDEX feed_log_account_idx ON feed_log (account_id, id);
 CREATE INDEX feed_log_created_idx ON feed_log (created_at);
+
+-- Accounts whose positions go to the log: one with a stream open, and for the retention period after
+-- its last stream closed (so a reconnecting client misses nothing). The others cost ingest nothing.
+CREATE TABLE feed_interest (
+  account_id text PRIMARY KEY,
+  until timestamptz NOT NULL
+);
