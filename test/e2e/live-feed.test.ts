@@ -4,7 +4,7 @@
 // tracker A reaches a subscriber through gateway 2 and tracker B; account B never sees account A;
 // the per-token stream limit; a consumer that stops reading is cut off with a `cutoff` event.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { gt06Alarm, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
+import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { DeviceClient } from '../helpers/device-client.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
@@ -17,6 +17,7 @@ let gateway1: string;
 let gateway2: string;
 let tokenA: string;
 let tokenB: string;
+let accountA: string;
 const ids: Record<string, string> = {};
 const IMEI = { a1: '359633100017001', a2: '359633100017002', a3: '359633100017003', b1: '359633100017101' } as const;
 const streams: SseClient[] = [];
@@ -61,7 +62,7 @@ beforeAll(async () => {
     // The second gateway shares the first one's Redis counts (same prefix) and forwards to tracker B.
     startService('gateway/main.ts', { ...stack.gatewayEnv(trackerB.port), RATE_LIMIT_PREFIX: env.RATE_LIMIT_PREFIX!, GATEWAY_PORT: String(port2) }, { timeoutMs: 60_000 }),
   ]);
-  const accountA = await stack.account('Live fleet');
+  accountA = await stack.account('Live fleet');
   const accountB = await stack.account('Other fleet');
   for (const name of ['a1', 'a2', 'a3'] as const) ids[name] = await stack.device(accountA, IMEI[name]);
   ids.b1 = await stack.device(accountB, IMEI.b1);
@@ -112,6 +113,29 @@ describe('the live feed', () => {
     // device_online of a1 and a2 were not asked for: events of other types never reach sosOnly.
     d1.close();
     d2.close();
+  });
+
+  test('a command’s status changes come as command events: queued, sent, delivered', async () => {
+    const token = await stack.token(accountA, 'read,commands');
+    const s = await open(gateway1, token, `?kinds=command&deviceIds=${ids.a1}`);
+    const d = await device('a1');
+    const res = await fetch(`${gateway1}/api/public/v1/devices/${ids.a1}/commands`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'reboot' }),
+    });
+    const { commandId } = (await res.json()) as { commandId: string };
+    await s.until(() => s.events.some((e) => e.data.status === 'sent'));
+    // The unit answers the command it got, echoing its server flag (78 78, length, 0x80, command length, flag).
+    const flag = (await d.read(9, 5000)).readUInt32BE(5);
+    d.send(gt06CommandReply('RESET: Success!', flag, 4));
+    await s.until(() => s.events.some((e) => e.data.status === 'delivered'));
+    expect(s.events.map((e) => [e.event, e.data.id, e.data.status])).toEqual([
+      ['command', commandId, 'queued'],
+      ['command', commandId, 'sent'],
+      ['command', commandId, 'delivered'],
+    ]);
+    d.close();
   });
 
   test('bad filters are refused before the stream opens; another account’s unit is a 404', async () => {
