@@ -203,7 +203,8 @@ export async function run(): Promise<void> {
     const measured = seconds - WARM_UP_SECONDS + 1;
     const cpu = { tracker: cpuSeconds(tracker.pid) - cpuFrom.tracker, gateway: cpuSeconds(gateway.pid) - cpuFrom.gateway };
     const delivered = counts.events - eventsFrom;
-    const sorted = latencies.samples.sort((a, b) => a - b);
+    // A typed array sorts millions of numbers in numeric order without a comparator call each.
+    const sorted = Array.from(Float64Array.from(latencies.samples).sort());
     const stored = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM positions'))[0]!.n;
 
     const minute = Math.min(60, Math.floor(seconds / 3));

@@ -173,7 +173,7 @@ export class FeedPublisher {
         );
         if (last?.id) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, last.id]);
       });
-      this.published += n;
+      this.published += rows.data.length;
     } catch (err) {
       this.failed += n;
       this.logger.error({ err, entries: n }, 'live feed batch not published');

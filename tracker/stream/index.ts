@@ -11,6 +11,7 @@ import { StreamQuery } from '../feed/schemas.js';
 import { callerOf } from '../http/gateway-auth.js';
 import { FeedStream, type StreamFilter } from './feed-stream.js';
 import { FeedHub } from './hub.js';
+import { exposeLiveFeed } from './metrics.js';
 
 export interface LiveFeed {
   handler: RequestHandler;
@@ -38,6 +39,7 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
   const { db, config } = ctx;
   const hub = new FeedHub(db, ctx.logger);
   await hub.start();
+  exposeLiveFeed(ctx.metrics.registry, hub, ctx.feed);
   const open = new Set<FeedStream>();
   const retention = config.STREAM_RETENTION_SECONDS;
   const renew = setInterval(() => {
@@ -71,6 +73,7 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
     const filter = await filterOf(accountId, q);
     // From now on (and for the retention period after the last stream closes) its positions are logged.
     await announceInterest(db, accountId, retention);
+    if (!res.socket || res.socket.destroyed) return; // the client left meanwhile
     const stream = new FeedStream(accountId, res, filter, limits, resume?.trim() ?? hub.position);
     open.add(stream);
     stream.onEnd = () => {
@@ -78,7 +81,14 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
       hub.remove(stream);
     };
     hub.add(stream);
-    if (resume !== undefined) await stream.catchUp(db, resume.trim());
+    if (resume === undefined) return;
+    try {
+      await stream.catchUp(db, resume.trim());
+    } catch (err) {
+      // The answer has begun: the client reconnects (with its Last-Event-ID) and resumes from there.
+      ctx.logger.error({ err }, 'live feed catch-up failed');
+      res.destroy();
+    }
   };
 
   return {
