@@ -1,6 +1,6 @@
 // Publishing to the live feed: what was committed (positions, events, command status changes) is
 // handed in without waiting and written to the retained log in batches, off the ingest path, each
-// batch in its own short transaction under one advisory lock, so ids become visible in the order
+// batch one statement (its own transaction) under one advisory lock, so ids become visible in the order
 // they were given across every tracker process: a reader that has seen id N never later finds a
 // smaller one. Every batch is announced with NOTIFY; the log keeps STREAM_RETENTION_SECONDS.
 // Positions are logged only for the accounts someone streams (interest.ts): while nobody does,
@@ -137,59 +137,47 @@ export class FeedPublisher {
     const n = batch.positions.length + batch.events.length + batch.commandIds.length;
     try {
       const commands = await commandsByIds(this.db, batch.commandIds);
-      const accountOf = await this.interestedDevices(batch.positions);
       const rows = {
-        account: [] as string[],
+        account: [] as (string | null)[],
         device: [] as string[],
         kind: [] as string[],
         eventType: [] as (string | null)[],
         data: [] as string[],
       };
-      const add = (account: string, device: string, kind: string, eventType: string | null, data: unknown) => {
+      const add = (account: string | null, device: string, kind: string, eventType: string | null, data: unknown) => {
         rows.account.push(account);
         rows.device.push(device);
         rows.kind.push(kind);
         rows.eventType.push(eventType);
         rows.data.push(JSON.stringify(data));
       };
-      for (const p of batch.positions) {
-        const account = accountOf.get(p.deviceId);
-        if (account !== undefined) add(account, p.deviceId, 'position', null, presentPosition(p));
-      }
+      // Positions carry no account: the statement takes it from the device, for the accounts streamed.
+      for (const p of batch.positions) add(null, p.deviceId, 'position', null, presentPosition(p));
       for (const e of batch.events) add(e.accountId, e.deviceId, 'event', e.type, { ...presentEvent(e), attributes: e.attributes });
       for (const c of commands) add(c.accountId, c.command.deviceId, 'command', null, presentCommand(c.command));
       if (rows.data.length === 0) return;
-      await this.db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [FEED_LOCK]);
-        const [last] = await tx.query<{ id: string | null }>(
-          `WITH added AS (
-             INSERT INTO feed_log (account_id, device_id, kind, event_type, data)
-             SELECT x.account, x.device, x.kind, x.event_type, x.data
-             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(account, device, kind, event_type, data, n)
-             ORDER BY x.n
-             RETURNING id)
-           SELECT max(id)::text AS id FROM added`,
-          [rows.account, rows.device, rows.kind, rows.eventType, rows.data],
-        );
-        if (last?.id) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, last.id]);
-      });
-      this.published += rows.data.length;
+      // One statement, one round trip: the lock is taken before the first row is numbered (every row
+      // is joined with it), held to the commit, and the NOTIFY goes out at the commit.
+      const [written] = await this.db.query<{ n: number }>(
+        `WITH locked AS (SELECT pg_advisory_xact_lock($6) AS held),
+         added AS (
+           INSERT INTO feed_log (account_id, device_id, kind, event_type, data)
+           SELECT coalesce(x.account, d.account_id), x.device, x.kind, x.event_type, x.data
+           FROM locked CROSS JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(account, device, kind, event_type, data, n)
+           LEFT JOIN devices d ON x.account IS NULL AND d.id = x.device
+           WHERE x.account IS NOT NULL OR d.account_id = ANY($7::text[])
+           ORDER BY x.n
+           RETURNING id)
+         SELECT count(*)::int AS n, pg_notify($8, max(id)::text) FROM added HAVING count(*) > 0`,
+        [rows.account, rows.device, rows.kind, rows.eventType, rows.data, FEED_LOCK, [...this.interested], FEED_CHANNEL],
+      );
+      this.published += written?.n ?? 0;
     } catch (err) {
       this.failed += n;
       this.logger.error({ err, entries: n }, 'live feed batch not published');
     } finally {
       this.backlog -= n;
     }
-  }
-
-  /** The account of each device of the positions whose account someone streams. */
-  private async interestedDevices(positions: readonly DevicePosition[]): Promise<Map<string, string>> {
-    if (positions.length === 0 || this.interested.size === 0) return new Map();
-    const rows = await this.db.query<{ id: string; account_id: string }>('SELECT id, account_id FROM devices WHERE id = ANY($1::text[]) AND account_id = ANY($2::text[])', [
-      [...new Set(positions.map((p) => p.deviceId))],
-      [...this.interested],
-    ]);
-    return new Map(rows.map((r) => [r.id, r.account_id]));
   }
 
   private async prune(): Promise<void> {
