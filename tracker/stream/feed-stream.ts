@@ -38,7 +38,7 @@ export class FeedStream implements Subscriber {
   private ended = false;
   private readonly heartbeat: NodeJS.Timeout;
   /** Called once when the stream ends, for whatever reason. */
-  onEnd: (reason: CutoffReason | 'closed') => void = () => {};
+  onEnd: () => void = () => {};
 
   constructor(
     readonly accountId: string,
@@ -57,7 +57,7 @@ export class FeedStream implements Subscriber {
     // Tells the client the stream is open, and how long to wait before reconnecting.
     res.write('retry: 2000\n\n');
     this.heartbeat = setInterval(() => this.send(': heartbeat\n\n'), limits.heartbeatMs);
-    res.on('close', () => this.end('closed'));
+    res.on('close', () => this.end());
   }
 
   /** Sends what the log holds after `after` for this account, then the live entries held meanwhile. */
@@ -90,7 +90,7 @@ export class FeedStream implements Subscriber {
   cutoff(reason: CutoffReason): void {
     if (this.ended) return;
     this.res.write(`event: cutoff\ndata: ${JSON.stringify({ reason, message: MESSAGES[reason] })}\n\n`);
-    this.end(reason);
+    this.end();
     this.res.end();
     setTimeout(() => this.res.destroy(), LAST_WORDS_MS).unref();
   }
@@ -125,10 +125,10 @@ export class FeedStream implements Subscriber {
     });
   }
 
-  private end(reason: CutoffReason | 'closed'): void {
+  private end(): void {
     if (this.ended) return;
     this.ended = true;
     clearInterval(this.heartbeat);
-    this.onEnd(reason);
+    this.onEnd();
   }
 }

@@ -15,7 +15,6 @@ import { exposeLiveFeed } from './metrics.js';
 
 export interface LiveFeed {
   handler: RequestHandler;
-  hub: FeedHub;
   close(): Promise<void>;
 }
 
@@ -93,7 +92,6 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
 
   return {
     handler,
-    hub,
     async close() {
       clearInterval(renew);
       for (const stream of [...open]) stream.cutoff('shutting_down');
