@@ -65,7 +65,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   // Outbound webhooks queue their deliveries in the transaction that stores the events.
   const onEvents: EventListener[] = [enqueueDeliveries];
-  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands, (ids) => feed.commands(ids)));
+  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands, (commands) => feed.commands(commands)));
   const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 

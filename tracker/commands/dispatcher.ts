@@ -24,8 +24,8 @@ export class CommandDispatcher {
     private readonly logger: Logger,
     /** Commands moved to each status (the tracker's fleet_commands_total). */
     private readonly outcomes: Counter<'status'>,
-    /** Told the ids of commands whose status changed, once written (the live feed). */
-    private readonly changed: (ids: string[]) => void = () => {},
+    /** Told of commands whose status changed, as they are once written (the live feed). */
+    private readonly changed: (commands: Command[]) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -61,7 +61,6 @@ export class CommandDispatcher {
       for (const command of await claimQueued(this.db, deviceId)) {
         const bytes = await this.encode(deviceId, conn.protocol, command);
         if (bytes) conn.write(bytes);
-        this.changed([command.id]);
       }
     } catch (err) {
       this.logger.error({ err, deviceId }, 'command delivery failed');
@@ -74,12 +73,14 @@ export class CommandDispatcher {
     for (const command of await claimQueued(this.db, deviceId)) {
       const bytes = await this.encode(deviceId, protocol, command);
       if (bytes) out.push(bytes);
-      this.changed([command.id]);
     }
     return out;
   }
 
-  /** A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its attributes, fails it instead. */
+  /**
+   * A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its
+   * attributes, fails it instead. Either way its new status is told.
+   */
   private async encode(deviceId: string, protocol: string, command: Command): Promise<Buffer | null> {
     // Starts away from 0: units that echo no flag answer with zeros, which must match no command.
     this.seq = (this.seq % 0x7ffffffe) + 1;
@@ -94,11 +95,12 @@ export class CommandDispatcher {
     }
     if (!bytes) {
       // Queued before the device first connected, or under another protocol: the API refuses the rest up front.
-      await failCommand(this.db, command.id, error);
+      this.changed([await failCommand(this.db, command.id, error)]);
       this.outcomes.inc({ status: 'failed' });
       return null;
     }
     await recordSeq(this.db, command.id, this.seq);
+    this.changed([command]);
     this.outcomes.inc({ status: 'sent' });
     this.logger.info({ deviceId, commandId: command.id }, 'command sent');
     return bytes;
@@ -108,7 +110,7 @@ export class CommandDispatcher {
   async replied(deviceId: string, reply: string, position: Command['position'], seq?: number): Promise<void> {
     const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position);
     if (!command) return;
-    this.changed([command.id]);
+    this.changed([command]);
     this.outcomes.inc({ status: 'delivered' });
     this.logger.info({ deviceId, commandId: command.id }, 'command delivered');
   }

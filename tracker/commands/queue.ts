@@ -36,6 +36,6 @@ export async function queueCommand(ctx: TrackerContext, device: Device, tokenId:
     return command;
   });
   ctx.metrics.commands.inc({ status: 'queued' });
-  ctx.feed.commands([queued.id]);
+  ctx.feed.commands([queued]);
   return queued;
 }

@@ -7,6 +7,7 @@ export type CommandStatus = 'queued' | 'sent' | 'delivered' | 'expired' | 'faile
 
 export interface Command {
   id: string;
+  accountId: string;
   deviceId: string;
   type: string;
   attributes: CommandParams;
@@ -25,6 +26,7 @@ export interface Command {
 
 interface Row {
   id: string;
+  account_id: string;
   device_id: string;
   type: string;
   attributes: CommandParams;
@@ -42,6 +44,7 @@ interface Row {
 
 const toCommand = (r: Row): Command => ({
   id: r.id,
+  accountId: r.account_id,
   deviceId: r.device_id,
   type: r.type,
   attributes: r.attributes,
@@ -102,10 +105,10 @@ export async function claimQueued(db: Queryable, deviceId: string): Promise<Comm
   return rows.map(toCommand).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
-/** Queued commands past their time to live become expired; returns their ids. */
-export async function expireCommands(db: Queryable): Promise<string[]> {
-  const rows = await db.query<{ id: string }>("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING id");
-  return rows.map((r) => r.id);
+/** Queued commands past their time to live become expired; returns them as they are now. */
+export async function expireCommands(db: Queryable): Promise<Command[]> {
+  const rows = await db.query<Row>("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING *");
+  return rows.map(toCommand);
 }
 
 /** The identifier a device's commands name where the protocol puts it in them (H02). */
@@ -119,8 +122,9 @@ export async function recordSeq(db: Queryable, id: string, seq: number): Promise
   await db.query('UPDATE commands SET seq = $2 WHERE id = $1', [id, seq]);
 }
 
-export async function failCommand(db: Queryable, id: string, error: string): Promise<void> {
-  await db.query("UPDATE commands SET status = 'failed', ended_at = now(), error = $2 WHERE id = $1", [id, error]);
+export async function failCommand(db: Queryable, id: string, error: string): Promise<Command> {
+  const rows = await db.query<Row>("UPDATE commands SET status = 'failed', ended_at = now(), error = $2 WHERE id = $1 RETURNING *", [id, error]);
+  return toCommand(rows[0]!);
 }
 
 /**
@@ -136,11 +140,4 @@ export async function deliverSent(db: Queryable, deviceId: string, seq: number |
     [deviceId, reply, position === null ? null : JSON.stringify(position), seq ?? null],
   );
   return rows[0] ? toCommand(rows[0]) : null;
-}
-
-/** Commands by id as they stand now, each with its account (the live feed publishes status changes). */
-export async function commandsByIds(db: Queryable, ids: readonly string[]): Promise<{ accountId: string; command: Command }[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.query<Row & { account_id: string }>('SELECT * FROM commands WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
-  return rows.map((r) => ({ accountId: r.account_id, command: toCommand(r) }));
 }

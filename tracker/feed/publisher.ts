@@ -7,7 +7,7 @@
 // handing them in costs the ingest path one comparison.
 import type { Logger } from '../../shared/logger.js';
 import { presentCommand } from '../commands/present.js';
-import { commandsByIds } from '../commands/repository.js';
+import type { Command } from '../commands/repository.js';
 import { presentEvent } from '../events/present.js';
 import type { RaisedEvent } from '../events/types.js';
 import type { DevicePosition } from '../positions/repository.js';
@@ -24,7 +24,7 @@ export interface FeedPublisherOptions {
 interface Pending {
   positions: DevicePosition[];
   events: RaisedEvent[];
-  commandIds: string[];
+  commands: Command[];
 }
 
 /** How often entries past their retention are removed. */
@@ -40,7 +40,7 @@ const MAX_BATCH = 5000;
 const MAX_BACKLOG = 200_000;
 const DROP_LOG_EVERY_MS = 60_000;
 
-const empty = (): Pending => ({ positions: [], events: [], commandIds: [] });
+const empty = (): Pending => ({ positions: [], events: [], commands: [] });
 
 export class FeedPublisher {
   private pending = empty();
@@ -90,9 +90,9 @@ export class FeedPublisher {
     if (this.admits(events.length)) for (const e of events) this.pending.events.push(e);
   }
 
-  /** Commands whose status changed (committed): published as they stand when the batch is written. */
-  commands(ids: readonly string[]): void {
-    if (this.admits(ids.length)) for (const id of ids) this.pending.commandIds.push(id);
+  /** Commands whose status changed, as they were once written: one entry per change. */
+  commands(commands: readonly Command[]): void {
+    if (this.admits(commands.length)) for (const c of commands) this.pending.commands.push(c);
   }
 
   /** Writes what is pending and waits for every batch under way. */
@@ -134,9 +134,8 @@ export class FeedPublisher {
   }
 
   private async write(batch: Pending): Promise<void> {
-    const n = batch.positions.length + batch.events.length + batch.commandIds.length;
+    const n = batch.positions.length + batch.events.length + batch.commands.length;
     try {
-      const commands = await commandsByIds(this.db, batch.commandIds);
       const rows = {
         account: [] as (string | null)[],
         device: [] as string[],
@@ -154,7 +153,7 @@ export class FeedPublisher {
       // Positions carry no account: the statement takes it from the device, for the accounts streamed.
       for (const p of batch.positions) add(null, p.deviceId, 'position', null, presentPosition(p));
       for (const e of batch.events) add(e.accountId, e.deviceId, 'event', e.type, { ...presentEvent(e), attributes: e.attributes });
-      for (const c of commands) add(c.accountId, c.command.deviceId, 'command', null, presentCommand(c.command));
+      for (const c of batch.commands) add(c.accountId, c.deviceId, 'command', null, presentCommand(c));
       if (rows.data.length === 0) return;
       // One statement, one round trip: the lock is taken before the first row is numbered (every row
       // is joined with it), held to the commit, and the NOTIFY goes out at the commit.
