@@ -1,6 +1,7 @@
-// `npm run bench -- [name…]`: runs the named benchmarks (all when none is named). Each prints its
-// figures and its ratios against a peer measured in the same run.
-const ALL = ['gateway', 'history', 'ingest', 'events', 'reports'];
+// `npm run bench -- [name…] [--protocol NAME|mixed] [--seconds N]`: runs the named benchmarks (all
+// when none is named). Each prints its figures and its ratios against a peer measured in the same
+// run; options are read by the benchmarks that take them (ingest: --protocol, stream: --seconds).
+const ALL = ['gateway', 'history', 'ingest', 'events', 'reports', 'stream'];
 
 const args = process.argv.slice(2);
 // Options take a value (`--protocol mixed` or `--protocol=mixed`); the benchmarks read their own.

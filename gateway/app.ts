@@ -1,4 +1,4 @@
-// The gateway app: route table → authentication → rate limits → scope → body cap → proxy, with
+// The gateway app: route table → authentication → rate limits → scope → stream slots → body cap → proxy, with
 // every error answered as JSON from the shared catalogue.
 import type { KeyObject } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
@@ -16,6 +16,7 @@ import { forward, upstreamAgent } from './proxy.js';
 import { connectRedis } from './redis.js';
 import { dispatch, matchOf, routeLabel, ROUTES, routeTable, type RouteSpec } from './routes.js';
 import { requireScope } from './scopes.js';
+import { streamSlots, type StreamSlots } from './stream-slots.js';
 import { tokenStatus } from './token-status.js';
 
 export interface GatewayOptions {
@@ -31,6 +32,8 @@ export interface Gateway {
   /** Present when REDIS_URL is set. */
   redis?: Redis;
   limits: RateLimits;
+  /** Live-feed streams open per token. */
+  streams: StreamSlots;
   /** Served on GATEWAY_METRICS_PORT by the process (gateway/main.ts). */
   metrics: GatewayMetrics;
   close(): Promise<void>;
@@ -77,6 +80,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     onStoreError: config.RATE_LIMIT_ON_STORE_ERROR,
     logger,
   });
+  const streams = streamSlots({ perToken: config.STREAM_MAX_PER_TOKEN, redis, prefix: config.RATE_LIMIT_PREFIX, logger });
   const metrics = gatewayMetrics(limits);
   const isActive = tokenStatus({
     trackerUrl: config.TRACKER_URL,
@@ -107,6 +111,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     limits.middleware,
     requireCaller(),
     requireScope(),
+    streams.middleware,
   );
   app.use(
     series(
@@ -126,9 +131,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
     app,
     redis,
     limits,
+    streams,
     metrics,
     async close() {
-      await limits.close();
+      await Promise.all([limits.close(), streams.close()]);
       agent.destroy();
       // QUIT needs a live connection; otherwise stop reconnecting at once.
       if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());

@@ -1,6 +1,9 @@
 // Forwarding to the tracker over one keep-alive agent: the gateway states who is calling and proves
 // itself with the link secret; any client-sent copy of those headers is dropped first. Every
-// failure to get an answer (refused, reset, unresolvable, timed out) is a plain 502.
+// failure to get an answer (refused, reset, unresolvable, timed out) is a plain 502. A live-feed
+// stream is passed through as each piece arrives, never buffered: once its headers are in, the
+// upstream may stay quiet up to STREAM_IDLE_MS (its heartbeats come every 15 s), and a client that
+// goes away ends the upstream request at once.
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler, Response } from 'express';
@@ -10,6 +13,7 @@ import { INTERNAL_HEADERS } from '../shared/internal.js';
 import type { Logger } from '../shared/logger.js';
 import { callerOf } from './auth.js';
 import { trackUpstream } from './body-limit.js';
+import { matchOf } from './routes.js';
 
 export interface ForwardOptions {
   target: string;
@@ -26,6 +30,8 @@ export function upstreamAgent(): http.Agent {
 }
 
 const UNAVAILABLE = JSON.stringify(errorBody('backend_unavailable'));
+/** A stream whose upstream sends nothing, not even a heartbeat, for this long is cut. */
+const STREAM_IDLE_MS = 60_000;
 const CLIENT_SET = Object.values(INTERNAL_HEADERS);
 
 export function forward(opts: ForwardOptions): RequestHandler {
@@ -52,7 +58,12 @@ export function forward(opts: ForwardOptions): RequestHandler {
     agent: opts.agent,
     proxyTimeout: opts.timeoutMs,
     on: {
-      proxyReq: (proxyReq, _req, res) => trackUpstream(res as Response, proxyReq),
+      proxyReq: (proxyReq, _req, res) => {
+        trackUpstream(res as Response, proxyReq);
+        if (!matchOf(res as Response).route.stream) return;
+        res.on('close', () => proxyReq.destroy());
+        proxyReq.on('response', (proxyRes) => proxyRes.socket.setTimeout(STREAM_IDLE_MS));
+      },
       // The tracker answered before the whole body arrived (an early 404, 401, 413…): the rest of the
       // body is still streaming in on this connection, and a request that nginx sends next on it
       // would wait behind it, for ever if the tracker stops reading. The connection is closed after

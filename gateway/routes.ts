@@ -25,6 +25,8 @@ export interface RouteSpec {
   key?: string;
   /** A smaller body cap than the gateway's 1 MiB default. */
   maxBodyBytes?: number;
+  /** An endless Server-Sent Events answer (the live feed). */
+  stream?: true;
 }
 
 /** The account dashboard: HTML pages that carry a session cookie, never a bearer token. */

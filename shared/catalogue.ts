@@ -19,6 +19,7 @@ export const TAGS = {
   rules: 'Custom alert rules',
   records: 'Records created by inbound webhooks',
   inbound: 'Calls from outside systems, authenticated by a secret rather than a token',
+  stream: 'The live feed: positions, events and command status changes as they happen',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -35,6 +36,8 @@ export interface Operation {
   key?: string;
   /** A smaller body cap than the gateway's 1 MiB default. */
   maxBodyBytes?: number;
+  /** An endless Server-Sent Events answer: it holds one of the token's stream slots while open, and has no upstream timeout. */
+  stream?: true;
   tag: Tag;
   summary: string;
   /** What a client should know beyond the scope and the rate limit, which the document adds. */
@@ -43,8 +46,11 @@ export interface Operation {
   query?: string;
   /** The request body's schema, by name; `required: false` when a call may send none. */
   body?: { schema: string; required: boolean };
-  /** The success answer: its status, and the schema of its body (a page of them for `page`). */
-  response: { status: number; description: string; schema?: string; page?: 'cursor' | 'all'; csv?: boolean };
+  /**
+   * The success answer: its status, and the schema of its body (a page of them for `page`). `events`:
+   * a Server-Sent Events stream, each event name with the schema of its data.
+   */
+  response: { status: number; description: string; schema?: string; page?: 'cursor' | 'all'; csv?: boolean; events?: Record<string, string> };
   /** Error statuses the operation can answer besides its success. */
   errors: readonly number[];
 }
@@ -248,6 +254,21 @@ export const OPERATIONS: readonly Operation[] = [
     description: "Without `limit` at most 1000 events are returned, with `nextCursor` when there are more. An unknown `type` is a 400; another account's `deviceId` a 404. See docs/events.md for when each type is raised.",
     query: 'EventsQuery',
     response: { status: 200, description: 'Events', schema: 'Event', page: 'cursor' },
+    errors: [400, 401, 403, 404, 429, 500, 502],
+  }),
+  read({
+    operationId: 'streamFeed',
+    path: `${V1}/stream`,
+    stream: true,
+    tag: 'stream',
+    summary: "The account's live feed (Server-Sent Events)",
+    description:
+      'Each SSE event is named `position`, `event` or `command` (a command whose status changed) and carries its JSON in `data` and an `id` that orders it. ' +
+      'Reconnect with `Last-Event-ID` (EventSource does) to get what was missed, for at least the last 5 minutes. A comment line comes every 15 s when nothing else does. ' +
+      'A client that does not read fast enough is sent a `cutoff` event saying why, and the stream ends. Opening a stream counts once against the read limit; ' +
+      "at most 5 streams per token are open at once (the next gets 429 with Retry-After). Another account's `deviceIds` are a 404.",
+    query: 'StreamQuery',
+    response: { status: 200, description: 'An endless text/event-stream', events: { position: 'StreamPosition', event: 'StreamEvent', command: 'Command', cutoff: 'StreamCutoff' } },
     errors: [400, 401, 403, 404, 429, 500, 502],
   }),
   ...collection('geofences', 'geofence', 'Geofence', ' A geofence used by a rule cannot be deleted (409).'),

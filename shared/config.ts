@@ -63,6 +63,7 @@ const gatewayOnly = {
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(500),
   TOKEN_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10000),
   GATEWAY_METRICS_PORT: port.default(9464),
+  STREAM_MAX_PER_TOKEN: z.coerce.number().int().min(1).max(1000).default(5),
 };
 
 /**
@@ -137,6 +138,9 @@ const trackerOnly = {
   DASHBOARD_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   DASHBOARD_SET_PASSWORD_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(100000).default(10),
   TRACKER_METRICS_PORT: port.default(9465),
+  STREAM_RETENTION_SECONDS: z.coerce.number().int().min(300).max(86400).default(600),
+  STREAM_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  STREAM_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
 };
 
 // Each service parses only its own settings, so a bad value for the other one does not stop it;

@@ -26,6 +26,7 @@ const DOMAINS = [
   'devices',
   'drivers',
   'events',
+  'feed',
   'geofences',
   'http',
   'inbound',
@@ -41,7 +42,7 @@ const DOMAINS = [
  * Edges: the ways into the tracker (the simulator is one from outside: it drives the device ports).
  * Each imports domains, never another edge.
  */
-const EDGES = ['api', 'dashboard', 'admin', 'ingest', 'simulator'];
+const EDGES = ['api', 'dashboard', 'admin', 'ingest', 'simulator', 'stream'];
 /**
  * Composition: the files that wire edges to domains. The HTTP app mounts every edge's routes and the
  * demo seed runs operator verbs at start-up, so both are wiring too.

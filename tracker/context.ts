@@ -1,7 +1,9 @@
-// What the tracker's parts share at run time: settings, database, logger, keys, metrics.
+// What the tracker's parts share at run time: settings, database, logger, keys, metrics, and the
+// live feed's publisher.
 import type { KeyObject } from 'node:crypto';
 import type { TrackerConfig } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
+import type { FeedPublisher } from './feed/publisher.js';
 import type { TrackerMetrics } from './metrics.js';
 import type { Db } from './storage/db.js';
 
@@ -12,4 +14,6 @@ export interface TrackerContext {
   privateKey: KeyObject;
   gatewaySecret: string;
   metrics: TrackerMetrics;
+  /** Committed changes are handed to it for the live feed. */
+  feed: FeedPublisher;
 }

@@ -1,5 +1,5 @@
 // Starts and stops the tracker: storage, the internal HTTP server, the device side, webhook delivery,
-// the demo data.
+// the live feed, the demo data.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TrackerConfig } from '../shared/config.js';
@@ -10,19 +10,25 @@ import { CommandDispatcher } from './commands/dispatcher.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
+import { FeedPublisher } from './feed/publisher.js';
 import { createTrackerApp } from './http/app.js';
 import { startInboundMaintenance } from './inbound/retention.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { maintainPartitions } from './storage/partitions.js';
+import { startLiveFeed, type LiveFeed } from './stream/index.js';
 import { startSignInSweep } from './users/sweep.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { enqueueDeliveries } from './webhooks/outbox.js';
+
+/** Longest a committed change waits to be published to the live feed (ms). */
+const FEED_BATCH_MS = 2;
 
 export interface RunningTracker {
   ctx: TrackerContext;
   httpPort: number;
   ingest: Ingest;
+  live: LiveFeed;
   webhooks: Webhooks;
   /** Listeners handed every stored event in its transaction; add to it to receive events. */
   onEvents: EventListener[];
@@ -42,7 +48,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 export async function startTracker(config: TrackerConfig, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config, await lockTrackerDataDir(config, logger));
-  const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), ...loadTrackerKeys(config) };
+  const feed = new FeedPublisher(db, logger, { maxDelayMs: FEED_BATCH_MS, retentionSeconds: config.STREAM_RETENTION_SECONDS });
+  await feed.start();
+  const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), feed, ...loadTrackerKeys(config) };
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
@@ -51,12 +59,13 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
   const stopInboundMaintenance = await startInboundMaintenance(ctx);
   const stopSweep = startSignInSweep(ctx);
 
-  const http = createServer(createTrackerApp(ctx));
+  const live = await startLiveFeed(ctx);
+  const http = createServer(createTrackerApp(ctx, live));
   http.keepAliveTimeout = 65_000; // longer than the gateway agent's idle sockets
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   // Outbound webhooks queue their deliveries in the transaction that stores the events.
   const onEvents: EventListener[] = [enqueueDeliveries];
-  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands));
+  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands, (commands) => feed.commands(commands)));
   const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 
@@ -64,6 +73,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
     ctx,
     httpPort,
     ingest,
+    live,
     webhooks,
     onEvents,
     async close() {
@@ -72,7 +82,10 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
       stopInboundMaintenance();
       stopSweep();
       demo?.stop();
+      const streamsEnded = live.close();
       const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline), webhooks.close(deadline)]);
+      await streamsEnded;
+      await feed.close(); // what the last batches committed, published before the database closes
       if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
       await db.close();
     },

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { MAX_BODY_BYTES } from '../../gateway/body-limit.js';
-import { eventually } from '../helpers/device-client.js';
+import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
+import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { findProgram, makeCertificates, startNginx, type Certificates, type Nginx } from '../helpers/nginx.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
@@ -33,7 +34,7 @@ const inboundPath = () => {
 let stack: Stack;
 let dir: string;
 let certificates: Certificates;
-let tracker: Service;
+let tracker: Awaited<ReturnType<Stack['startTracker']>>;
 let gateway: Service;
 let nginx: Nginx;
 let token: string;
@@ -119,6 +120,28 @@ suite('nginx with TLS in front of the gateway and the tracker', () => {
     expect(tls12.status).toBe(200);
     expect(tls12.tls.protocol).toBe('TLSv1.2');
     expect(tls12.tls.cipher).toMatch(/^TLS_ECDHE_(ECDSA|RSA)_WITH_(AES_(128|256)_GCM_SHA(256|384)|CHACHA20_POLY1305_SHA256)$/);
+  });
+
+  test('the live feed passes through nginx as each event comes, on a stream that stays open', async () => {
+    let text = '';
+    const req = https.request(
+      { host: '127.0.0.1', port: nginx.httpsPort, servername: 'localhost', path: '/api/public/v1/stream?kinds=position', headers: { host: `localhost:${nginx.httpsPort}`, ...authorized }, ca: certificates.caPem, agent: false },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+      },
+    );
+    req.end();
+    await eventually(async () => text, (t) => t.startsWith('retry:'));
+    const d = await DeviceClient.open(tracker.devicePorts.device!);
+    d.send(gt06Login(imei, 1));
+    await d.read(10);
+    d.send(gt06Position({ time: new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000), lat: 52.5, lng: 13.405, speed: 20, heading: 0 }, {}, 2));
+    await d.read(10);
+    // The event arrives while the stream is still open: nothing waits for a buffer to fill or the answer to end.
+    expect(await eventually(async () => text, (t) => t.includes('event: position'))).toContain('"lat":52.5,');
+    d.close();
+    req.destroy();
   });
 
   test('a client that does not trust the CA refuses the connection', async () => {

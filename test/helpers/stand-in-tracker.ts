@@ -117,7 +117,7 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     res.json({ ok: true, queued: true, commandId: newId('cmd'), bodyBytes: await bodyBytes(req), ...echo(req) });
   });
   app.get(`${v1}/alerts`, (req, res) => void res.json({ data: [], ...echo(req), query: req.query }));
-  // The write-scope resources and events: each answers its success status for the owner only.
+  // The write-scope resources, events and the live feed (a plain answer here): each answers its success status for the owner only.
   const own = (req: express.Request) => {
     if (owned.get(String(req.params.id)) !== caller(req).accountId) throw new ApiError('not_found', 'no such resource');
   };
@@ -125,6 +125,7 @@ export async function startStandInTracker(): Promise<StandInTracker> {
     ['post', `${v1}/alerts/:id/acknowledge`, 200, own],
     ['get', `${v1}/events`, 200, null],
     ...['trips', 'stops', 'summary'].map((name): (typeof simple)[number] => ['get', `${v1}/reports/${name}`, 200, null]),
+    ['get', `${v1}/stream`, 200, null],
     ['get', `${v1}/settings`, 200, null],
     ['patch', `${v1}/settings`, 200, null],
     ['post', `${v1}/devices`, 201, null],

@@ -9,7 +9,7 @@ import type { TrackerContext } from '../context.js';
 import { callerDevice } from './devices.js';
 import { ListQuery } from './metadata-schemas.js';
 import type { Handlers } from './operations.js';
-import { presentCommand } from './present.js';
+import { presentCommand } from '../commands/present.js';
 import { caller, jsonBody, parseBody, parseQuery } from './request.js';
 import { CommandBody } from './schemas.js';
 

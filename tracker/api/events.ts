@@ -5,7 +5,7 @@ import { DEFAULT_LIST_LIMIT, decodeNumberedCursor, pageBody } from '../storage/p
 import { callerDevice } from './devices.js';
 import { EventsQuery } from './metadata-schemas.js';
 import type { Handlers } from './operations.js';
-import { presentEvent } from './present.js';
+import { presentEvent } from '../events/present.js';
 import { caller, parseQuery } from './request.js';
 
 export function eventsHandlers(ctx: TrackerContext): Handlers {

@@ -5,7 +5,7 @@ import type { TrackerContext } from '../context.js';
 import { queueCommand } from '../commands/queue.js';
 import { findCommand } from '../commands/repository.js';
 import { callerDevice } from './devices.js';
-import { presentCommand } from './present.js';
+import { presentCommand } from '../commands/present.js';
 import type { Handlers } from './operations.js';
 import { caller } from './request.js';
 

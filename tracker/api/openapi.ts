@@ -8,6 +8,8 @@ import { EVENT_TYPES } from '../events/types.js';
 import { MAX_RANGE_DAYS } from '../positions/range.js';
 import { RECORD_KINDS } from '../records/kinds.js';
 import { BODIES, QUERIES } from './schema-registry.js';
+// The live feed's data schemas: registered by their ids when loaded, then listed with the others.
+import './stream-schemas.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -74,7 +76,12 @@ function pathParams(path: string) {
 }
 
 function success(op: Operation): object {
-  const { description, schema, page } = op.response;
+  const { description, schema, page, events } = op.response;
+  if (events) {
+    const names = Object.keys(events).map((e) => `\`${e}\``).join(', ');
+    const stream = { type: 'string', description: `Server-Sent Events named ${names}; each \`data\` is one JSON object (schemas in x-events), each \`id\` resumes with Last-Event-ID.`, 'x-events': Object.fromEntries(Object.entries(events).map(([e, s]) => [e, ref(s)])) };
+    return { description, headers: rateHeaders, content: { 'text/event-stream': { schema: stream } } };
+  }
   if (!schema) return { description, headers: rateHeaders };
   const items = { type: 'array', items: ref(schema) };
   const body =

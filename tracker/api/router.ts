@@ -13,13 +13,14 @@ import { driversHandlers } from './drivers.js';
 import { eventsHandlers } from './events.js';
 import { geofencesHandlers } from './geofences.js';
 import { locateHandlers } from './locate.js';
-import { bindOperations } from './operations.js';
+import { bindOperations, type Handlers } from './operations.js';
 import { positionsHandlers } from './positions.js';
 import { recordsHandlers } from './records.js';
 import { reportsHandlers } from './reports.js';
 import { settingsHandlers } from './settings.js';
 
-export function publicApi(ctx: TrackerContext): Router {
+/** `edges`: the handlers other edges serve for operations of the catalogue (the live feed's stream). */
+export function publicApi(ctx: TrackerContext, edges: Handlers): Router {
   return bindOperations(OPERATIONS, {
     ...devicesHandlers(ctx),
     ...deviceWritesHandlers(ctx),
@@ -35,5 +36,6 @@ export function publicApi(ctx: TrackerContext): Router {
     ...settingsHandlers(ctx),
     ...recordsHandlers(ctx),
     receiveInboundCall: inboundHandler(ctx),
+    ...edges,
   });
 }

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { AccountSettingsPatch, DeviceSettingsPatch } from '../devices/settings-schemas.js';
 import { DriverAssignmentInput, DriverInput } from '../drivers/schemas.js';
+import { StreamQuery } from '../feed/schemas.js';
 import { GeofenceInput } from '../geofences/schemas.js';
 import { RecordsQuery } from '../records/schemas.js';
 import { ReportsQuery } from '../reports/schemas.js';
@@ -11,6 +12,6 @@ import { DeleteDeviceQuery, DeviceInput, DevicePatch, DevicesBulkInput, DevicesQ
 import { EventsQuery, ListQuery, RuleInput } from './metadata-schemas.js';
 import { AlertsQuery, CommandBody, LocateBody, PositionsQuery } from './schemas.js';
 
-export const QUERIES: Record<string, z.ZodObject> = { DevicesQuery, DeleteDeviceQuery, PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery, ReportsQuery };
+export const QUERIES: Record<string, z.ZodObject> = { DevicesQuery, DeleteDeviceQuery, PositionsQuery, AlertsQuery, EventsQuery, ListQuery, RecordsQuery, ReportsQuery, StreamQuery };
 
 export const BODIES: Record<string, z.ZodType> = { DeviceInput, DevicePatch, DevicesBulkInput, GeofenceInput, DriverInput, DriverAssignmentInput, RuleInput, DeviceSettingsPatch, AccountSettingsPatch, LocateBody, CommandBody };

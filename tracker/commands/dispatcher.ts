@@ -24,6 +24,8 @@ export class CommandDispatcher {
     private readonly logger: Logger,
     /** Commands moved to each status (the tracker's fleet_commands_total). */
     private readonly outcomes: Counter<'status'>,
+    /** Told of commands whose status changed, as they are once written (the live feed). */
+    private readonly changed: (commands: Command[]) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -43,7 +45,9 @@ export class CommandDispatcher {
   }
 
   private async expire(): Promise<void> {
-    this.outcomes.inc({ status: 'expired' }, await expireCommands(this.db));
+    const expired = await expireCommands(this.db);
+    this.outcomes.inc({ status: 'expired' }, expired.length);
+    if (expired.length > 0) this.changed(expired);
   }
 
   /** Sends every unexpired queued command of a device with a live connection here. */
@@ -73,7 +77,10 @@ export class CommandDispatcher {
     return out;
   }
 
-  /** A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its attributes, fails it instead. */
+  /**
+   * A claimed (now sent) command's bytes; a protocol without the command, or unable to carry its
+   * attributes, fails it instead. Either way its new status is told.
+   */
   private async encode(deviceId: string, protocol: string, command: Command, session?: ProtocolState): Promise<Buffer | null> {
     // Starts away from 0: units that echo no flag answer with zeros, which must match no command.
     this.seq = (this.seq % 0x7ffffffe) + 1;
@@ -89,11 +96,12 @@ export class CommandDispatcher {
     }
     if (!bytes) {
       // Queued before the device first connected, or under another protocol: the API refuses the rest up front.
-      await failCommand(this.db, command.id, error);
+      this.changed([await failCommand(this.db, command.id, error)]);
       this.outcomes.inc({ status: 'failed' });
       return null;
     }
     await recordSeq(this.db, command.id, seq);
+    this.changed([command]);
     this.outcomes.inc({ status: 'sent' });
     this.logger.info({ deviceId, commandId: command.id }, 'command sent');
     return bytes;
@@ -106,6 +114,7 @@ export class CommandDispatcher {
   async replied(deviceId: string, reply: string, position: Command['position'], seq?: number, failed = false): Promise<void> {
     const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position, failed);
     if (!command) return;
+    this.changed([command]);
     this.outcomes.inc({ status: command.status });
     this.logger.info({ deviceId, commandId: command.id, status: command.status }, 'command answered');
   }

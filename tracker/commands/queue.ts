@@ -39,5 +39,6 @@ export async function queueCommand(ctx: TrackerContext, device: Device, sender: 
     return command;
   });
   ctx.metrics.commands.inc({ status: 'queued' });
+  ctx.feed.commands([queued]);
   return queued;
 }

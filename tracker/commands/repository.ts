@@ -7,6 +7,7 @@ export type CommandStatus = 'queued' | 'sent' | 'delivered' | 'expired' | 'faile
 
 export interface Command {
   id: string;
+  accountId: string;
   deviceId: string;
   type: string;
   attributes: CommandParams;
@@ -27,6 +28,7 @@ export interface Command {
 
 interface Row {
   id: string;
+  account_id: string;
   device_id: string;
   type: string;
   attributes: CommandParams;
@@ -45,6 +47,7 @@ interface Row {
 
 const toCommand = (r: Row): Command => ({
   id: r.id,
+  accountId: r.account_id,
   deviceId: r.device_id,
   type: r.type,
   attributes: r.attributes,
@@ -109,10 +112,10 @@ export async function claimQueued(db: Queryable, deviceId: string): Promise<Comm
   return rows.map(toCommand).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
-/** Queued commands past their time to live become expired. */
-export async function expireCommands(db: Queryable): Promise<number> {
-  const rows = await db.query("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING id");
-  return rows.length;
+/** Queued commands past their time to live become expired; returns them as they are now. */
+export async function expireCommands(db: Queryable): Promise<Command[]> {
+  const rows = await db.query<Row>("UPDATE commands SET status = 'expired', ended_at = now() WHERE status = 'queued' AND expires_at <= now() RETURNING *");
+  return rows.map(toCommand);
 }
 
 /** The identifier a device's commands name where the protocol puts it in them (H02). */
@@ -126,8 +129,9 @@ export async function recordSeq(db: Queryable, id: string, seq: number): Promise
   await db.query('UPDATE commands SET seq = $2 WHERE id = $1', [id, seq]);
 }
 
-export async function failCommand(db: Queryable, id: string, error: string): Promise<void> {
-  await db.query("UPDATE commands SET status = 'failed', ended_at = now(), error = $2 WHERE id = $1", [id, error]);
+export async function failCommand(db: Queryable, id: string, error: string): Promise<Command> {
+  const rows = await db.query<Row>("UPDATE commands SET status = 'failed', ended_at = now(), error = $2 WHERE id = $1 RETURNING *", [id, error]);
+  return toCommand(rows[0]!);
 }
 
 /**

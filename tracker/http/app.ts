@@ -7,6 +7,7 @@ import { docsRoutes } from '../api/docs.js';
 import { publicApi } from '../api/router.js';
 import { dashboardRoutes } from '../dashboard/router.js';
 import type { TrackerContext } from '../context.js';
+import type { LiveFeed } from '../stream/index.js';
 import { tokenStatusRoute } from '../tokens/route.js';
 import { databaseUnavailable } from '../storage/unavailable.js';
 import { gatewayAuth } from './gateway-auth.js';
@@ -18,7 +19,7 @@ function routeOf(req: express.Request): string {
   return typeof path === 'string' ? path.replace(/:(\w+)/g, '{$1}') : 'unmatched';
 }
 
-export function createTrackerApp(ctx: TrackerContext): express.Express {
+export function createTrackerApp(ctx: TrackerContext, live: LiveFeed): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -31,7 +32,7 @@ export function createTrackerApp(ctx: TrackerContext): express.Express {
   app.use(gatewayAuth(ctx.gatewaySecret));
   app.use(adminRoute(ctx));
   app.use(tokenStatusRoute(ctx));
-  app.use(publicApi(ctx));
+  app.use(publicApi(ctx, { streamFeed: live.handler }));
   app.use(dashboardRoutes(ctx));
   app.use(docsRoutes(ctx.config.PUBLIC_BASE_URL));
   app.use(notFound());

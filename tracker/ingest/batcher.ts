@@ -3,11 +3,13 @@
 // meanwhile has none, and its reports are refused), passes everything gathered since the last flush
 // through the position filters and counters (positions/sequence.ts), stores it, merges the devices'
 // latest telemetry (positions/latest-telemetry.ts), writes the state back and judges the batch for
-// events, and only after COMMIT are the waiters released to send their ACKs. A write the database
-// refuses is split by waiter and retried, so one device's unusable frame fails that frame alone;
-// when the database is unreachable every waiter is rejected: their devices get no ACK and re-send.
+// events, and only after COMMIT are the waiters released to send their ACKs; then what was stored is
+// handed to the live feed, off the ACK's path. A write the database refuses is split by waiter and
+// retried, so one device's unusable frame fails that frame alone; when the database is unreachable
+// every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
+import type { RaisedEvent } from '../events/types.js';
 import type { FilterReason } from '../positions/filters.js';
 import { lockDeviceStates, saveDeviceStates } from '../positions/device-state.js';
 import { mergeLatest } from '../positions/latest-telemetry.js';
@@ -24,8 +26,11 @@ export interface BatcherOptions {
   sequence: SequenceSettings;
 }
 
-/** Runs in the batch's transaction with the positions that were new (and not flagged) and the reports. */
-export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<unknown>;
+/** Runs in the batch's transaction with the positions that were new (and not flagged) and the reports; returns the events raised. */
+export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<readonly RaisedEvent[]>;
+
+/** Called after COMMIT (and after the waiters are released) with every new position stored, flagged ones too, and the events. */
+export type OnCommitted = (stored: DevicePosition[], events: readonly RaisedEvent[]) => void;
 
 /** One caller of add(): a device frame or report, the unit of an ACK. */
 interface Waiter {
@@ -81,6 +86,7 @@ export class PositionBatcher {
     private readonly logger: Logger,
     private readonly onStored: OnStored | null,
     private readonly options: BatcherOptions,
+    private readonly onCommitted: OnCommitted | null = null,
   ) {
     this.delayMs = options.maxDelayMs;
   }
@@ -126,7 +132,7 @@ export class PositionBatcher {
     if (waiters.length === 0) return;
     const rows = waiters.flatMap((w) => w.rows);
     try {
-      const { kept, stored, dropped } = await this.db.transaction(async (tx) => {
+      const { kept, stored, dropped, events } = await this.db.transaction(async (tx) => {
         const reports = waiters.flatMap((w) => w.reports);
         const ids = new Set(waiters.flatMap(deviceIdsOf));
         const states = await lockDeviceStates(tx, ids);
@@ -136,8 +142,8 @@ export class PositionBatcher {
         const judged = stored.filter((r) => !r.filtered);
         mergeLatest(states, judged, reports);
         await saveDeviceStates(tx, states.values());
-        await this.onStored?.(tx, judged, reports);
-        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped };
+        const events = (await this.onStored?.(tx, judged, reports)) ?? [];
+        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped, events };
       });
       // Counted once committed: a part retried after a split is not counted twice.
       this.stored += stored.length;
@@ -145,6 +151,7 @@ export class PositionBatcher {
       for (const r of stored) if (r.filtered) this.countFiltered(r.filtered, 'flag');
       this.countFiltered('duplicate', 'drop', kept - stored.length); // already stored: the key skipped them
       for (const w of waiters) w.resolve();
+      this.onCommitted?.(stored, events);
     } catch (err) {
       if (err instanceof RemovedDevicesError) {
         const refused = (w: Waiter) => deviceIdsOf(w).some((id) => err.ids.has(id));

@@ -6,7 +6,8 @@
 import type { Logger } from '../../shared/logger.js';
 import type { DeviceLink, DeviceLinks } from '../commands/device-links.js';
 import type { EventEngine } from '../events/engine.js';
-import type { Db } from '../storage/db.js';
+import type { RaisedEvent } from '../events/types.js';
+import type { Db, Queryable } from '../storage/db.js';
 
 /** A device connection: what commands are written to, and how a takeover ends it. */
 export interface LiveConnection extends DeviceLink {
@@ -23,6 +24,8 @@ export class DeviceConnections implements DeviceLinks {
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly events: EventEngine | null = null,
+    /** Handed the online/offline events once their transaction committed (the live feed). */
+    private readonly committed: (events: readonly RaisedEvent[]) => void = () => {},
   ) {}
 
   get(deviceId: string): LiveConnection | undefined {
@@ -81,7 +84,7 @@ export class DeviceConnections implements DeviceLinks {
    * a batch per call, each device once across all processes (rows held by another are skipped).
    */
   announceOffline(graceSeconds: number): Promise<number> {
-    return this.tracked(this.db.transaction(async (tx) => {
+    return this.tracked(this.announced(async (tx, raised) => {
       const due = await tx.query<{ id: string }>(
         `UPDATE devices SET announced_status = 'offline' WHERE id IN (
            SELECT id FROM devices WHERE status = 'offline' AND announced_status = 'online' AND status_since <= now() - make_interval(secs => $1)
@@ -89,14 +92,22 @@ export class DeviceConnections implements DeviceLinks {
          RETURNING id`,
         [graceSeconds],
       );
-      for (const { id } of due) await this.events?.statusChanged(tx, id, 'offline');
+      for (const { id } of due) raised.push(...((await this.events?.statusChanged(tx, id, 'offline')) ?? []));
       return due.length;
     }));
   }
 
+  /** Runs fn in a transaction; the events it raised are handed on once it committed. */
+  private async announced<T>(fn: (tx: Queryable, raised: RaisedEvent[]) => Promise<T>): Promise<T> {
+    const raised: RaisedEvent[] = [];
+    const result = await this.db.transaction((tx) => fn(tx, raised));
+    if (raised.length > 0) this.committed(raised);
+    return result;
+  }
+
   private async record(deviceId: string, status: 'online' | 'offline', protocol: string | null): Promise<void> {
     try {
-      await this.db.transaction(async (tx) => {
+      await this.announced(async (tx, raised) => {
         // Read (and locked) first: a CTE read in RETURNING would see the row only after the update.
         const [before] = await tx.query<{ announced: string | null }>('SELECT announced_status AS announced FROM devices WHERE id = $1 FOR UPDATE', [deviceId]);
         const changed = await tx.query(
@@ -109,7 +120,7 @@ export class DeviceConnections implements DeviceLinks {
         await tx.query('INSERT INTO device_status_changes (device_id, status) VALUES ($1, $2)', [deviceId, status]);
         // Back within the grace period (its going offline was never announced), or a new connection
         // of an online device on another protocol: not news.
-        if (status === 'online' && before?.announced !== 'online') await this.events?.statusChanged(tx, deviceId, 'online');
+        if (status === 'online' && before?.announced !== 'online') raised.push(...((await this.events?.statusChanged(tx, deviceId, 'online')) ?? []));
       });
     } catch (err) {
       this.logger.error({ err, deviceId, status }, 'device status not recorded');

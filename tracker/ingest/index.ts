@@ -40,7 +40,7 @@ export interface Ingest {
 export async function startIngest(ctx: TrackerContext, onEvents: readonly EventListener[], dispatcherFor: (links: DeviceLinks) => CommandDispatcher): Promise<Ingest> {
   const { config, db, logger } = ctx;
   const events = new EventEngine(onEvents);
-  const connections = new DeviceConnections(db, logger, events);
+  const connections = new DeviceConnections(db, logger, events, (raised) => ctx.feed.events(raised));
   const dispatcher = dispatcherFor(connections);
   const deps: ConnectionDeps = {
     db,
@@ -54,6 +54,9 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
         filters: { zero: config.FILTER_ZERO, future: config.FILTER_FUTURE, futureMarginMs: config.FILTER_FUTURE_MARGIN, jump: config.FILTER_JUMP, maxSpeedKmh: config.FILTER_MAX_SPEED_KMH },
         engineHoursMaxGapMs: config.ENGINE_HOURS_MAX_GAP,
       },
+    }, (stored, raised) => {
+      ctx.feed.positions(stored);
+      ctx.feed.events(raised);
     }),
     stats: new IngestStats(),
     crcStrict: config.CRC_STRICT,
