@@ -22,6 +22,28 @@ export interface SecuredRoute {
   body?: object;
   /** The success status (200 by default). */
   status?: number;
+  /** A Server-Sent Events stream: its answer is read up to its first bytes, then dropped. */
+  stream?: boolean;
+}
+
+/** Reads a body whole, or an event stream up to its first bytes (it never ends by itself). */
+function headOfStream(res: NodeJS.ReadableStream & { headers: Record<string, string | undefined>; destroy(): void }, done: (err: Error | null, body: unknown) => void): void {
+  let text = '';
+  const streaming = (res.headers['content-type'] ?? '').startsWith('text/event-stream');
+  res.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    if (!streaming) return;
+    res.destroy();
+    done(null, { text });
+  });
+  res.on('end', () => {
+    if (streaming) return;
+    try {
+      done(null, text ? JSON.parse(text) : {});
+    } catch {
+      done(null, { text });
+    }
+  });
 }
 
 /** What the suite needs of the backend behind the gateway: the stand-in, or the real tracker. */
@@ -80,6 +102,7 @@ export function tokenRoutes(commandId: (deviceId: string) => string = () => 'cmd
       ...(owner ? { owned: OWNED[owner] } : {}),
       ...(body ? { body } : {}),
       status: op.response.status,
+      ...(op.response.events ? { stream: true } : {}),
     };
   }
   return routes;
@@ -93,6 +116,7 @@ export function securitySuite(name: string, route: SecuredRoute, context: () => 
       const { app } = context();
       const req = request(app)[route.method](route.path(id));
       const authed = auth === null ? req : req.set('Authorization', auth);
+      if (route.stream) authed.buffer(true).parse(headOfStream as never);
       return route.body ? authed.send(route.body) : authed;
     };
 
