@@ -7,19 +7,19 @@
 // the API refuse it within a second, and reads the API docs. Screenshots of each page, at desktop and phone widths, are
 // kept in test/artifacts/dashboard/.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { insertAlert } from '../../tracker/alerts/repository.js';
 import { insertPositions } from '../../tracker/positions/repository.js';
+import { launchChromium, watchPage } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join('test', 'artifacts', 'dashboard');
 const PASSWORD = 'a long and memorable passphrase';
 const PHONE = { width: 375, height: 740 };
@@ -58,7 +58,6 @@ async function onPhone(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   stack = await createStack();
   const gatewayPort = await freePort();
@@ -83,15 +82,11 @@ beforeAll(async () => {
   );
   await insertAlert(stack.admin.db, { accountId: acme, deviceId, type: 'sos', severity: 'critical', message: 'SOS button pressed on Van 1' });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   page = await context.newPage();
-  page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-  page.on('pageerror', (e) => void problems.push(e.message));
+  await watchPage(page, problems);
   page.on('dialog', (d) => void d.accept());
 }, 180_000);
 
@@ -182,7 +177,8 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Van 1' }).click();
     await page.getByLabel('Speed limit (km/h)').fill('0');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    // The error summary takes the focus, and links to the field.
+    // Once the page has loaded, the error summary has the focus, and links to the field.
+    await page.waitForLoadState();
     expect(await page.evaluate(() => document.activeElement?.className)).toBe('error-summary');
     await expect(page.getByRole('link', { name: 'speed limit must be greater than 0' }).count()).resolves.toBe(1);
     // Chromium reports the page's 400 status on the console: expected here, and nothing else.

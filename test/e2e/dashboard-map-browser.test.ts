@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { createGeofence } from '../../tracker/geofences/repository.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, watchPage } from '../helpers/browser.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { DeviceClient } from '../helpers/device-client.js';
 
@@ -93,14 +93,7 @@ beforeAll(async () => {
 
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  // The tile server is on the internet, which tests do not reach: its requests fail as they would offline.
-  await page.route(`${TILES}/**`, (route) => route.abort('internetdisconnected'));
-  page.on('console', (m) => {
-    // Expected without tiles: the failed tile loads, and the blank image Leaflet puts in a dropped tile's place (img-src allows only the tile server).
-    if (m.type() !== 'error' || m.location().url.startsWith(TILES) || /image 'data:image\/gif;base64,[^']*' violates/.test(m.text())) return;
-    problems.push(m.text());
-  });
-  page.on('pageerror', (e) => void problems.push(e.message));
+  await watchPage(page, problems, TILES);
   await page.goto(`${stack.url}/dashboard/login`);
   await page.getByLabel('Email address').fill('owner@northern.example');
   await page.getByLabel('Password').fill(PASSWORD);

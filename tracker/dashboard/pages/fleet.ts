@@ -49,7 +49,7 @@ export async function fleetView(ctx: TrackerContext, accountId: string): Promise
   <div class="fleet-side">
     <label for="fleet-search">Search devices</label>
     <input id="fleet-search" type="search" maxlength="100" autocomplete="off" aria-controls="fleet-list" placeholder="Name, plate or identifier">
-    <p id="fleet-count" class="fleet-count muted" role="status" aria-live="polite"></p>
+    <p id="fleet-count" class="fleet-count muted" aria-live="polite"></p>
     <ul id="fleet-list" class="fleet-list" aria-label="Devices on the map"></ul>
   </div>
   <div class="fleet-main">
@@ -57,7 +57,7 @@ export async function fleetView(ctx: TrackerContext, accountId: string): Promise
       data-devices="${BASE}/fleet.json" data-device-pages="${BASE}/devices/" data-geofence-pages="${BASE}/geofences/" data-poll-ms="${POLL_MS}"
       data-geofences="${JSON.stringify(shapes)}" data-telemetry="${JSON.stringify(TELEMETRY_ROWS.filter((r) => r.brief))}"></div>
     <p class="fleet-legend"><span class="dot dot-moving" aria-hidden="true"></span>Moving (over 2 km/h) <span class="dot dot-stopped" aria-hidden="true"></span>Stopped <span class="dot dot-offline" aria-hidden="true"></span>Offline</p>
-    <p id="fleet-notice" class="fleet-notice" role="status" hidden></p>
+    <p id="fleet-notice" class="fleet-notice" aria-live="polite" hidden></p>
   </div>
 </section>`;
 }
