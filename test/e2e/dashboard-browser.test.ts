@@ -133,14 +133,21 @@ describe('the dashboard in Chromium', () => {
     await onPhone('devices');
   });
 
-  test('a device’s track is drawn as SVG for the chosen period', async () => {
+  test('a device’s track is drawn on the map for the chosen period, with its start and end', async () => {
     await page.getByRole('link', { name: 'Van 1' }).click();
     await page.getByRole('link', { name: 'View track' }).click();
     await page.waitForURL(new RegExp(`/dashboard/devices/${deviceId}/track`));
-    const svg = page.locator('svg.track');
-    await expect(svg.getAttribute('role')).resolves.toBe('img');
-    const box = await svg.boundingBox();
-    expect(box!.width).toBeGreaterThan(600);
+    const map = page.getByRole('region', { name: 'Map of the track' });
+    await page.waitForFunction(() => 'trackView' in window);
+    expect((await map.boundingBox())!.width).toBeGreaterThan(600);
+    type View = { line: { getLatLngs(): { lat: number; lng: number }[] }; start: { getLatLng(): { lat: number; lng: number } }; end: { getLatLng(): { lat: number; lng: number } } };
+    const drawn = await page.evaluate(() => {
+      const v = (window as unknown as { trackView: View }).trackView;
+      return { points: v.line.getLatLngs().length, start: v.start.getLatLng(), end: v.end.getLatLng() };
+    });
+    expect(drawn).toEqual({ points: 240, start: { lat: 52.5, lng: 13.35 }, end: { lat: expect.closeTo(52.5 + 0.02 * Math.sin(239 / 40), 6), lng: expect.closeTo(13.35 + 239 * 0.0004, 6) } });
+    // The server's SVG drawing, for browsers without the script, is hidden under the map.
+    await expect(page.locator('svg.track').isVisible()).resolves.toBe(false);
     await expect(page.locator('figcaption').textContent()).resolves.toContain('240 positions');
     await shot('track');
     await onPhone('track');

@@ -195,6 +195,20 @@ describe('the fleet view', () => {
     await page.setViewportSize({ width: 1280, height: 860 });
     expect(problems).toEqual([]);
   });
+  test('a popup’s track link shows the unit’s track on the map, from start to end', async () => {
+    await page.getByRole('button', { name: /^Van 1: Moving/ }).click();
+    await page.locator('.leaflet-popup-content').getByRole('link', { name: 'Track' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/devices/${van.id}/track`));
+    await page.waitForFunction(() => 'trackView' in window);
+    const drawn = await page.evaluate(() => {
+      const v = (window as unknown as { trackView: { line: { getLatLngs(): unknown[] }; start: { getLatLng(): unknown }; end: { getLatLng(): unknown } } }).trackView;
+      return { points: v.line.getLatLngs().length, start: v.start.getLatLng(), end: v.end.getLatLng() };
+    });
+    expect(drawn).toEqual({ points: 2, start: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.405, 4) }, end: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.41, 4) } });
+    await expect(page.locator('#track-notice').textContent()).resolves.toBe('The map background could not be loaded; the track is still shown.');
+    await shot('track-map');
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('the fleet view’s data', () => {
