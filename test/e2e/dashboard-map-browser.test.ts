@@ -205,8 +205,21 @@ describe('the fleet view', () => {
       return { points: v.line.getLatLngs().length, start: v.start.getLatLng(), end: v.end.getLatLng() };
     });
     expect(drawn).toEqual({ points: 2, start: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.405, 4) }, end: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.41, 4) } });
-    await expect(page.locator('#track-notice').textContent()).resolves.toBe('The map background could not be loaded; the track is still shown.');
+    await expect(page.locator('#figure-notice').textContent()).resolves.toBe('The map background could not be loaded; the track is still shown.');
     await shot('track-map');
+  });
+
+  test('a geofence’s page draws it on the map', async () => {
+    await page.getByRole('link', { name: 'Geofences' }).click();
+    await page.getByRole('link', { name: 'Munich yard' }).click();
+    await page.waitForFunction(() => 'geofenceView' in window);
+    const circle = await page.evaluate(() => {
+      const layer = (window as unknown as { geofenceView: { layer: { getLatLng(): unknown; getRadius(): number } } }).geofenceView.layer;
+      return { centre: layer.getLatLng(), radius: layer.getRadius() };
+    });
+    expect(circle).toEqual({ centre: { lat: 48.137, lng: 11.575 }, radius: 40_000 });
+    await expect(page.locator('#figure-notice').textContent()).resolves.toBe('The map background could not be loaded; the geofence is still shown.');
+    await shot('geofence-map');
     expect(problems).toEqual([]);
   });
 });

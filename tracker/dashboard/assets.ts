@@ -33,7 +33,7 @@ const ASSETS = {
   'dashboard.css': load(join(OWN, 'dashboard.css'), CSS),
   'dashboard.js': load(join(OWN, 'dashboard.js'), JS),
   'fleet-map.js': load(join(OWN, 'fleet-map.js'), JS),
-  'track-map.js': load(join(OWN, 'track-map.js'), JS),
+  'figure-map.js': load(join(OWN, 'figure-map.js'), JS),
   'icon.svg': load(join(OWN, 'icon.svg'), 'image/svg+xml'),
   'leaflet.css': load(join(LEAFLET, 'leaflet.css'), CSS),
   'leaflet.js': load(join(LEAFLET, 'leaflet.js'), JS),

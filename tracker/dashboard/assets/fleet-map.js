@@ -159,7 +159,7 @@ document.addEventListener('DOMContentLoaded', () => {
       if (device.position) {
         const at = [device.position.lat, device.position.lng];
         if (!entry.marker) {
-          entry.marker = L.marker(at, { icon: icon(device), title: device.name, alt: device.name, keyboard: true });
+          entry.marker = L.marker(at, { icon: icon(device), title: device.name, keyboard: true });
           entry.marker.bindPopup(() => popup(entry.device));
           entry.marker.deviceId = device.id;
           cluster.addLayer(entry.marker);
