@@ -45,6 +45,7 @@ export const ROUTES: readonly RouteSpec[] = [
   dashboard('POST', '/logout'),
   dashboard('GET', '/set-password'),
   dashboard('POST', '/set-password'),
+  dashboard('GET', '/fleet.json'),
   dashboard('GET', '/devices'),
   dashboard('POST', '/devices'),
   dashboard('GET', '/devices/{id}'),

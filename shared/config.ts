@@ -87,6 +87,42 @@ export const PROTOCOL_PORTS = {
 export type ProtocolWithPort = keyof typeof PROTOCOL_PORTS;
 export const portSetting = (protocol: string) => `${protocol.toUpperCase()}_PORT`;
 
+/**
+ * The dashboard map's tile URL: http(s), Leaflet's {z}, {x} and {y} (or {-y}) placeholders, and
+ * {s} (a subdomain letter) only as the host's first label, so the page's Content-Security-Policy
+ * can name the exact origin the tiles come from.
+ */
+const tileUrl = z
+  .string()
+  .max(2000)
+  .superRefine((v, ctx) => {
+    const problem = tileUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+function tileUrlProblem(v: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(v.replace(/^(https?:\/\/)\{s\}\./, '$1s.'));
+  } catch {
+    return 'expected a URL such as https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'expected an http:// or https:// URL';
+  if (parsed.username || parsed.password) return 'must not carry a user name or password';
+  if (/[{}]/.test(parsed.host)) return 'the host may hold {s} only as its first label';
+  if (!v.includes('{z}') || !v.includes('{x}') || !(v.includes('{y}') || v.includes('{-y}'))) return 'must hold the {z}, {x} and {y} placeholders';
+  return null;
+}
+
+/**
+ * The map's attribution, shown as markup in the map's corner: text, character references and
+ * links to http(s) pages, nothing else.
+ */
+const attribution = z
+  .string()
+  .max(500)
+  .refine((v) => !/[<>]/.test(v.replace(/<a href="https?:\/\/[^"<>\s]+">|<\/a>/g, '')) && !/&(?![a-z]+;|#\d+;)/i.test(v), 'expected text with optional <a href="https://…">links</a> only');
+
 /** Settings only the tracker (and its operator CLI) reads. */
 const trackerOnly = {
   TRACKER_HTTP_PORT: port.default(8081),
@@ -141,6 +177,8 @@ const trackerOnly = {
   STREAM_RETENTION_SECONDS: z.coerce.number().int().min(300).max(86400).default(600),
   STREAM_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   STREAM_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  MAP_TILE_URL: tileUrl.default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_ATTRIBUTION: attribution.default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 };
 
 // Each service parses only its own settings, so a bad value for the other one does not stop it;

@@ -23,8 +23,25 @@ describe('settings', () => {
     ['INBOUND_LOG_MAX_CALLS', '5', /INBOUND_LOG_MAX_CALLS="5": must be at least 10/],
     ['RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE', '0', /RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE="0": must be at least 1/],
     ['PUBLIC_BASE_URL', 'fleet.example.com', /PUBLIC_BASE_URL="fleet.example.com": expected an absolute URL/],
+    ['MAP_TILE_URL', 'tile.openstreetmap.org/{z}/{x}/{y}.png', /MAP_TILE_URL=.*: expected a URL such as https:\/\/tile.openstreetmap.org/],
+    ['MAP_TILE_URL', 'ftp://tiles.example.com/{z}/{x}/{y}.png', /MAP_TILE_URL=.*: expected an http:\/\/ or https:\/\/ URL/],
+    ['MAP_TILE_URL', 'https://tiles.example.com/{z}/{x}.png', /MAP_TILE_URL=.*: must hold the \{z\}, \{x\} and \{y\} placeholders/],
+    ['MAP_TILE_URL', 'https://user:pw@tiles.example.com/{z}/{x}/{y}.png', /MAP_TILE_URL=.*: must not carry a user name or password/],
+    ['MAP_TILE_URL', 'https://tiles.{s}.example.com/{z}/{x}/{y}.png', /MAP_TILE_URL=.*: the host may hold \{s\} only as its first label/],
+    ['MAP_ATTRIBUTION', '© <script>alert(1)</script>', /MAP_ATTRIBUTION=.*: expected text with optional <a href="https:\/\/…">links<\/a> only/],
+    ['MAP_ATTRIBUTION', '<a href="javascript:alert(1)">x</a>', /MAP_ATTRIBUTION=.*: expected text with optional/],
+    ['MAP_ATTRIBUTION', '<a href="https://x.example" onclick="alert(1)">x</a>', /MAP_ATTRIBUTION=.*: expected text with optional/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {
     expect(() => parseConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('the map: OpenStreetMap by default; another tile server with its attribution links', () => {
+    expect(parseConfig({})).toMatchObject({
+      MAP_TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      MAP_ATTRIBUTION: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    });
+    const carto = { MAP_TILE_URL: 'https://{s}.basemaps.cartocdn.com/light_all/{z}/{x}/{y}{r}.png', MAP_ATTRIBUTION: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> &copy; <a href="https://carto.com/attributions">CARTO</a>' };
+    expect(parseConfig(carto)).toMatchObject(carto);
   });
 
   test('a bad value stops a service with one line on stderr, secrets not echoed', () => {

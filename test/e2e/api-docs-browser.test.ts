@@ -2,14 +2,12 @@
 // gateway and tracker processes: Swagger UI groups the operations by tag and draws each model from
 // its schema, with its fields and examples, rather than as `array<any>` or `"string"`.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { TAGS } from '../../shared/catalogue.js';
+import { launchChromium } from '../helpers/browser.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 let stack: Stack;
 let browser: Browser;
@@ -17,13 +15,12 @@ let page: Page;
 let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
   stack = await createStack();
   const tracker = await stack.startTracker();
   const gatewayPort = await freePort();
   base = `http://127.0.0.1:${gatewayPort}`;
   await startService('gateway/main.ts', { ...stack.gatewayEnv(tracker.port), GATEWAY_PORT: String(gatewayPort) }, { timeoutMs: 60_000 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.goto(`${base}/api-docs`);
   await page.locator('.swagger-ui .info .title').waitFor();

@@ -3,15 +3,15 @@
 // with units and their age, the alarms newest first; markup in nothing, no console errors (CSP).
 // Screenshots at desktop and phone widths are kept in test/artifacts/dashboard-telemetry/.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, watchPage } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join('test', 'artifacts', 'dashboard-telemetry');
 const PASSWORD = 'a long and memorable passphrase';
 const IMEI = '359633100009501';
@@ -24,7 +24,6 @@ let deviceId: string;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   stack = await createStack();
   const gatewayPort = await freePort();
@@ -47,13 +46,9 @@ beforeAll(async () => {
   await report({ timestamp: String(Number(threeMinutesAgo) + 60), lat: '52.52', lon: '13.405', alarm: 'powerCut' });
   await report({ alarm: 'sos' });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-  page.on('pageerror', (e) => void problems.push(e.message));
+  await watchPage(page, problems);
   await page.goto(setPasswordUrl!);
   await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Repeat the new password').fill(PASSWORD);

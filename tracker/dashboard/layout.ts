@@ -2,7 +2,7 @@
 // signed-in user, one <main> with the page title, and notices. Adding a page to the navigation
 // is one line in NAV.
 import type { SignInSession } from '../users/sign-in-sessions.js';
-import { assetUrl } from './assets.js';
+import { assetUrl, type AssetName } from './assets.js';
 import { html, type Html } from './html.js';
 
 export const BASE = '/dashboard';
@@ -28,6 +28,8 @@ export interface PageOptions {
   notice?: Html | null;
   /** Markup placed before the title (e.g. a back link). */
   before?: Html;
+  /** Further stylesheets and scripts the page needs (the map's), linked in this order after the shared ones. */
+  assets?: readonly AssetName[];
 }
 
 export function csrfInput(session: SignInSession): Html {
@@ -64,7 +66,9 @@ export function page(opts: PageOptions, body: Html): string {
 <link rel="icon" type="image/svg+xml" href="${assetUrl('icon.svg')}">
 <link rel="stylesheet" href="${assetUrl('dashboard.css')}">
 <script src="${assetUrl('dashboard.js')}" defer></script>
-</head>
+${(opts.assets ?? []).map((a) => (a.endsWith('.css') ? html`<link rel="stylesheet" href="${assetUrl(a)}">
+` : html`<script src="${assetUrl(a)}" defer></script>
+`))}</head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 ${header(opts.session, opts.section)}

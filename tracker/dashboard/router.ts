@@ -9,11 +9,13 @@ import { pageHeaders } from '../http/page-headers.js';
 import { databaseUnavailable } from '../storage/unavailable.js';
 import { serveAsset } from './assets.js';
 import { html } from './html.js';
+import { tileSource } from './map-tiles.js';
 import { BASE, page } from './layout.js';
 import { alertsPage } from './pages/alerts.js';
 import { authPages } from './pages/auth.js';
 import { devicesPages } from './pages/devices.js';
 import { driversPages } from './pages/drivers.js';
+import { fleetPages } from './pages/fleet.js';
 import { geofencesPages } from './pages/geofences.js';
 import { inboundPages } from './pages/inbound.js';
 import { recordsPages } from './pages/records.js';
@@ -53,7 +55,8 @@ function errorPages(): ErrorRequestHandler {
 
 export function dashboardRoutes(ctx: TrackerContext): Router {
   const pages = Router();
-  pages.use(pageHeaders());
+  // Map tiles come from the configured tile server alone; the fleet view's script polls the dashboard.
+  pages.use(pageHeaders({ 'img-src': `'self' ${tileSource(ctx.config.MAP_TILE_URL)}`, 'connect-src': "'self'" }));
   pages.get('/assets/:file', serveAsset);
   // A geofence's polygon may have up to 1000 corners; every other form fits in 16 KiB.
   pages.use('/geofences', urlencoded({ extended: false, limit: '128kb', parameterLimit: 100 }));
@@ -66,7 +69,7 @@ export function dashboardRoutes(ctx: TrackerContext): Router {
     await endSession(ctx.db, req, res, sessionOf(res));
     res.redirect(303, `${BASE}/login?signed_out=1`);
   });
-  pages.use(devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), webhooksPages(ctx), inboundPages(ctx), tokensPages(ctx));
+  pages.use(fleetPages(ctx), devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), webhooksPages(ctx), inboundPages(ctx), tokensPages(ctx));
   pages.use((_req, _res, next) => next(new ApiError('not_found', 'There is no such page.')));
   pages.use(databaseUnavailable());
   pages.use(errorPages());

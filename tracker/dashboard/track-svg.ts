@@ -75,18 +75,20 @@ export function scaleBar(metresPerUnit: number): Html {
   <text class="track-north" x="${WIDTH - 20}" y="28" text-anchor="middle">N ↑</text>`;
 }
 
+/** A point's time as the track names it: 2026-11-10 06:00 UTC. */
+export const stamp = (time: Date) => `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
 /** The SVG of a track of at least one point. `label` names it for assistive technology. */
 export function trackSvg(track: readonly TrackPoint[], label: string): Html {
   const { points, metresPerUnit } = project(track);
   const first = points[0]!;
   const last = points.at(-1)!;
-  const stamp = (p: TrackPoint) => `${p.time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return html`<svg class="track" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="track-title">
   <title id="track-title">${label}</title>
   <rect class="track-bg" x="0" y="0" width="${WIDTH}" height="${HEIGHT}"/>
   ${points.length > 1 ? html`<polyline class="track-line" points="${points.map((p) => `${fmt(p.x)},${fmt(p.y)}`).join(' ')}"/>` : ''}
-  <circle class="track-start" cx="${fmt(first.x)}" cy="${fmt(first.y)}" r="7"><title>Start: ${stamp(track[0]!)}</title></circle>
-  <rect class="track-end" x="${fmt(last.x - 6)}" y="${fmt(last.y - 6)}" width="12" height="12"><title>End: ${stamp(track.at(-1)!)}</title></rect>
+  <circle class="track-start" cx="${fmt(first.x)}" cy="${fmt(first.y)}" r="7"><title>Start: ${stamp(track[0]!.time)}</title></circle>
+  <rect class="track-end" x="${fmt(last.x - 6)}" y="${fmt(last.y - 6)}" width="12" height="12"><title>End: ${stamp(track.at(-1)!.time)}</title></rect>
   ${scaleBar(metresPerUnit)}
 </svg>`;
 }

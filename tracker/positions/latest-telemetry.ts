@@ -76,3 +76,9 @@ export async function latestTelemetry(db: Queryable, deviceId: string): Promise<
   const [row] = await db.query<{ telemetry: string; alarms: LatestTelemetry['alarms'] }>('SELECT telemetry, alarms FROM devices WHERE id = $1', [deviceId]);
   return row ? { telemetry: JSON.parse(row.telemetry) as LatestTelemetry['telemetry'], alarms: row.alarms } : { telemetry: {}, alarms: [] };
 }
+
+/** The latest telemetry of each of the account's devices, by device id. */
+export async function accountTelemetry(db: Queryable, accountId: string): Promise<Map<string, LatestTelemetry['telemetry']>> {
+  const rows = await db.query<{ id: string; telemetry: string }>('SELECT id, telemetry FROM devices WHERE account_id = $1', [accountId]);
+  return new Map(rows.map((r) => [r.id, JSON.parse(r.telemetry) as LatestTelemetry['telemetry']]));
+}

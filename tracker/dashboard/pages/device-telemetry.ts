@@ -6,20 +6,39 @@ import { html, type Html } from '../html.js';
 
 type Shown = Exclude<LatestKey, 'alarm'>;
 
-const number = (digits: number, unit: string) => (v: unknown) => `${Number((v as number).toFixed(digits)).toLocaleString('en-GB')} ${unit}`;
+/**
+ * How each kept value is shown, in order: a yes/no pair for a boolean, else the number divided by
+ * `scale`, rounded to `digits` and followed by `unit`. Declarative so that the fleet map's script
+ * formats values the same way from the same table (the page hands it over as data). `brief`
+ * marks the values a map popup shows.
+ */
+export interface TelemetryRow {
+  key: Shown;
+  label: string;
+  brief?: true;
+  yes?: string;
+  no?: string;
+  unit?: string;
+  digits?: number;
+  scale?: number;
+}
 
-/** The label and the formatting of each value, in the order shown. */
-const ROWS: { key: Shown; label: string; format: (v: unknown) => string }[] = [
-  { key: 'ignition', label: 'Ignition', format: (v) => (v ? 'On' : 'Off') },
-  { key: 'motion', label: 'Motion', format: (v) => (v ? 'Moving' : 'Stopped') },
-  { key: 'power', label: 'External power', format: number(2, 'V') },
-  { key: 'battery', label: 'Battery', format: number(2, 'V') },
-  { key: 'batteryLevel', label: 'Battery level', format: number(0, '%') },
-  { key: 'fuel', label: 'Fuel', format: number(1, 'L') },
-  { key: 'fuelLevel', label: 'Fuel level', format: number(0, '%') },
-  { key: 'odometer', label: 'Odometer', format: (v) => number(1, 'km')((v as number) / 1000) },
-  { key: 'engineHours', label: 'Engine hours', format: (v) => number(1, 'h')((v as number) / 3600) },
+export const TELEMETRY_ROWS: readonly TelemetryRow[] = [
+  { key: 'ignition', label: 'Ignition', brief: true, yes: 'On', no: 'Off' },
+  { key: 'motion', label: 'Motion', yes: 'Moving', no: 'Stopped' },
+  { key: 'power', label: 'External power', brief: true, unit: 'V', digits: 2 },
+  { key: 'battery', label: 'Battery', unit: 'V', digits: 2 },
+  { key: 'batteryLevel', label: 'Battery level', brief: true, unit: '%', digits: 0 },
+  { key: 'fuel', label: 'Fuel', brief: true, unit: 'L', digits: 1 },
+  { key: 'fuelLevel', label: 'Fuel level', brief: true, unit: '%', digits: 0 },
+  { key: 'odometer', label: 'Odometer', brief: true, unit: 'km', digits: 1, scale: 1000 },
+  { key: 'engineHours', label: 'Engine hours', unit: 'h', digits: 1, scale: 3600 },
 ];
+
+function format(row: TelemetryRow, v: unknown): string {
+  if (row.yes !== undefined) return v ? row.yes : row.no!;
+  return `${Number(((v as number) / (row.scale ?? 1)).toFixed(row.digits)).toLocaleString('en-GB')} ${row.unit}`;
+}
 
 /** "just now", "12 min ago", "5 h ago", "3 days ago"; a time ahead of the clock counts as now. */
 function ago(time: string, now: number): string {
@@ -44,14 +63,14 @@ function alarmsTable(alarms: LatestTelemetry['alarms'], now: number): Html {
 }
 
 export function telemetryPanel(latest: LatestTelemetry, now = Date.now()): Html {
-  const rows = ROWS.filter((r) => latest.telemetry[r.key] !== undefined);
+  const rows = TELEMETRY_ROWS.filter((r) => latest.telemetry[r.key] !== undefined);
   return html`<section aria-labelledby="telemetry" class="panel">
   <h2 id="telemetry">Telemetry</h2>
   ${rows.length === 0
     ? html`<p class="muted">No telemetry reported yet.</p>`
     : html`<dl class="facts">${rows.map((r) => {
         const reported = latest.telemetry[r.key]!;
-        return html`<div><dt>${r.label}</dt><dd>${r.format(reported.value)} · ${age(reported, now)}</dd></div>`;
+        return html`<div><dt>${r.label}</dt><dd>${format(r, reported.value)} · ${age(reported, now)}</dd></div>`;
       })}</dl>`}
   <h3 id="last-alarms">Last alarms</h3>
   ${alarmsTable(latest.alarms, now)}

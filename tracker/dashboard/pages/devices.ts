@@ -19,6 +19,7 @@ import { sessionOf } from '../security.js';
 import { shownOnce } from '../shown-once.js';
 import { commandsPanel, COMMAND_LABELS, EMPTY_COMMAND_FORM, readCommandForm, type CommandFormState } from './device-commands.js';
 import { DEVICE_SECTIONS } from './device-sections.js';
+import { FLEET_ASSETS, fleetView } from './fleet.js';
 import { telemetryPanel } from './device-telemetry.js';
 
 const NewDevice = z.object({ imei, name: deviceName, plate: plate.default('') });
@@ -72,7 +73,8 @@ function addForm(session: SignInSession, values: Record<string, string>, errors:
 async function listPage(ctx: TrackerContext, res: Response, form: { values: Record<string, string>; errors: FormErrors }, message: Html | null): Promise<string> {
   const session = sessionOf(res);
   const devices = await listDevices(ctx.db, session.accountId);
-  return page({ title: 'Devices', session, section: 'devices', notice: message }, html`${deviceTable(devices)}${addForm(session, form.values, form.errors)}`);
+  const map = devices.length > 0 ? await fleetView(ctx, session.accountId) : html``;
+  return page({ title: 'Devices', session, section: 'devices', notice: message, assets: devices.length > 0 ? FLEET_ASSETS : [] }, html`${map}${deviceTable(devices)}${addForm(session, form.values, form.errors)}`);
 }
 
 /** The account's device or a 404 page (another account's device is never acknowledged). */

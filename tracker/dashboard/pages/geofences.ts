@@ -14,6 +14,7 @@ import { geofenceFormValues, MAX_POINTS_TEXT, parseGeofenceForm } from '../geofe
 import { shapeSvg } from '../geofence-svg.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
+import { baseMapData, FIGURE_MAP_ASSETS } from '../map-tiles.js';
 import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
 
@@ -106,12 +107,14 @@ ${next ? html`<p><a class="button button-secondary" href="${next}">More geofence
   );
 }
 
-function geofencePage(session: SignInSession, g: Geofence, form: FormState, message: Html | null): string {
+function geofencePage(ctx: TrackerContext, session: SignInSession, g: Geofence, form: FormState, message: Html | null): string {
   return page(
-    { title: g.name, session, section: 'geofences', notice: message, before: html`<p class="back"><a href="${BASE}/geofences">← All geofences</a></p>` },
+    { title: g.name, session, section: 'geofences', notice: message, assets: FIGURE_MAP_ASSETS, before: html`<p class="back"><a href="${BASE}/geofences">← All geofences</a></p>` },
     html`<figure class="track-figure">
+  <div id="figure-map" class="figure-map" role="region" aria-label="${`Map of ${g.name}`}" hidden ${baseMapData(ctx.config)} data-shape="${JSON.stringify(g.shape)}"></div>
   ${shapeSvg(g.shape, `${g.name}: ${describeShape(g.shape)}`)}
   <figcaption><span>${describeShape(g.shape)}</span><span>Changed ${when(g.updatedAt)}</span><span class="mono">${g.id}</span></figcaption>
+  <p id="figure-notice" class="figure-notice" aria-live="polite" hidden></p>
 </figure>
 <section aria-labelledby="edit-geofence" class="panel">
   <h2 id="edit-geofence">Edit</h2>
@@ -170,14 +173,14 @@ export function geofencesPages(ctx: TrackerContext): Router {
   router.get('/geofences/:id', async (req, res) => {
     const g = await ownGeofence(ctx, res, req.params.id);
     const message = req.query.created === '1' ? notice('success', 'Geofence added.') : req.query.saved === '1' ? notice('success', 'Changes saved.') : null;
-    res.send(geofencePage(sessionOf(res), g, { values: geofenceFormValues(g), errors: {} }, message));
+    res.send(geofencePage(ctx, sessionOf(res), g, { values: geofenceFormValues(g), errors: {} }, message));
   });
 
   router.post('/geofences/:id', async (req, res) => {
     const g = await ownGeofence(ctx, res, req.params.id);
     const values = formValues(req.body);
     const parsed = parseGeofenceForm(values);
-    if (!parsed.ok) return res.status(400).send(geofencePage(sessionOf(res), g, { values, errors: parsed.errors }, null));
+    if (!parsed.ok) return res.status(400).send(geofencePage(ctx, sessionOf(res), g, { values, errors: parsed.errors }, null));
     if (!(await replaceGeofence(ctx.db, sessionOf(res).accountId, g.id, parsed.input))) throw new ApiError('not_found', 'There is no such geofence in this account.');
     res.redirect(303, `${geofenceUrl(g.id)}?saved=1`);
   });
@@ -191,7 +194,7 @@ export function geofencesPages(ctx: TrackerContext): Router {
       if (!isConflict(err)) throw err;
       const users = (await listRules(ctx.db, session.accountId, null, MAX_RULES_PER_ACCOUNT)).filter((r) => r.geofenceId === g.id);
       const message = inUseNotice(users);
-      return res.status(409).send(geofencePage(session, g, { values: geofenceFormValues(g), errors: {} }, message));
+      return res.status(409).send(geofencePage(ctx, session, g, { values: geofenceFormValues(g), errors: {} }, message));
     }
     req.log.info({ geofenceId: g.id, accountId: session.accountId, userId: session.userId }, 'geofence deleted in the dashboard');
     res.redirect(303, `${BASE}/geofences?deleted=1`);

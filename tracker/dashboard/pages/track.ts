@@ -7,8 +7,9 @@ import { MAX_RANGE_DAYS } from '../../positions/range.js';
 import { errorSummary, errorsOf, field, formValues, type FormErrors } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { page, when } from '../layout.js';
+import { baseMapData, FIGURE_MAP_ASSETS } from '../map-tiles.js';
 import { sessionOf } from '../security.js';
-import { trackSvg } from '../track-svg.js';
+import { stamp, trackSvg } from '../track-svg.js';
 import { loadTrack } from '../track.js';
 import { deviceUrl, ownDevice } from './devices.js';
 
@@ -61,18 +62,21 @@ export function trackPage(ctx: TrackerContext): Router {
         points.length === 0
           ? html`<div class="empty"><p><strong>No positions in this period.</strong></p><p>Choose another period, or check on the device page when it last reported.</p></div>`
           : html`<figure class="track-figure">
+  <div id="figure-map" class="figure-map" role="region" aria-label="Map of the track" hidden ${baseMapData(ctx.config)}
+    data-track="${JSON.stringify(points.map((p) => [p.lat, p.lng]))}" data-start-label="${`Start: ${stamp(points[0]!.time)}`}" data-end-label="${`End: ${stamp(points.at(-1)!.time)}`}"></div>
   ${trackSvg(points, `Track of ${device.name} from ${parsed.data.from.toISOString()} to ${parsed.data.to.toISOString()}`)}
   <figcaption>
     <span class="legend"><span class="legend-start" aria-hidden="true"></span>Start ${when(points[0]!.time)}</span>
     <span class="legend"><span class="legend-end" aria-hidden="true"></span>End ${when(points.at(-1)!.time)}</span>
     <span>${total} position${total === 1 ? '' : 's'}${points.length < total ? `, ${points.length} drawn` : ''}</span>
   </figcaption>
+  <p id="figure-notice" class="figure-notice" aria-live="polite" hidden></p>
 </figure>`;
     }
 
     res.status(parsed.success ? 200 : 400).send(
       page(
-        { title: `Track of ${device.name}`, session, section: 'devices', before: html`<p class="back"><a href="${deviceUrl(device.id)}">← ${device.name}</a></p>` },
+        { title: `Track of ${device.name}`, session, section: 'devices', assets: FIGURE_MAP_ASSETS, before: html`<p class="back"><a href="${deviceUrl(device.id)}">← ${device.name}</a></p>` },
         html`${errorSummary(errors)}
 <form method="get" action="${base}" class="form form-inline" novalidate>
   ${field({ name: 'from', label: 'From (UTC)', type: 'datetime-local', required: true }, values.from, errors.from)}
