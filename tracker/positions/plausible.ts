@@ -2,7 +2,7 @@
 // protocol it came in: one unusable value (a time in the year 200000, a speed of 1e307, an altitude
 // of 1e300) must be refused for its own device, never reach the shared batched write.
 import type { DecodedPosition } from '../protocols/types.js';
-import { telemetrySchema, type Telemetry } from './telemetry.js';
+import { isTelemetry, type Telemetry } from './telemetry.js';
 
 export interface PlausibleLimits {
   /** Positions timed before this are refused (POSITION_EARLIEST_TIME). */
@@ -41,5 +41,5 @@ export function implausible(p: DecodedPosition, limits: PlausibleLimits, now = D
  * NaN from a corrupt field, an alarm string that is not on the list).
  */
 export function plausibleTelemetry(attributes: Telemetry): boolean {
-  return telemetrySchema.safeParse(attributes).success;
+  return isTelemetry(attributes);
 }

