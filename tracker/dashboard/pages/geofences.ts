@@ -1,6 +1,7 @@
-// Geofences: the account's list, adding one (a circle, or a polygon typed as "lat,lng" lines or
-// pasted as GeoJSON), and a geofence's page with its drawing, the edit form and delete. A
-// geofence a rule uses cannot be deleted; the page names the rules.
+// Geofences: the account's list over a map of them all, adding one (drawn on the map, or typed: a
+// circle, or a polygon as "lat,lng" lines or pasted as GeoJSON), and a geofence's page with its
+// shape on the map to reshape, the edit form and delete. A geofence a rule uses cannot be
+// deleted; the page names the rules.
 import { Router, type Response } from 'express';
 import { ApiError } from '../../../shared/errors.js';
 import type { TrackerContext } from '../../context.js';
@@ -14,9 +15,9 @@ import { geofenceFormValues, MAX_POINTS_TEXT, parseGeofenceForm } from '../geofe
 import { shapeSvg } from '../geofence-svg.js';
 import { html, type Html } from '../html.js';
 import { BASE, csrfInput, notice, page, when } from '../layout.js';
-import { baseMapData, FIGURE_MAP_ASSETS } from '../map-tiles.js';
 import { paged } from '../page-links.js';
 import { sessionOf } from '../security.js';
+import { GEOFENCE_FORM_ID, GEOFENCE_MAP_ASSETS, geofenceMap } from './geofence-map.js';
 
 const PAGE_SIZE = 100;
 const geofenceUrl = (id: string) => `${BASE}/geofences/${encodeURIComponent(id)}`;
@@ -56,7 +57,7 @@ function geofenceForm(session: SignInSession, action: string, submit: string, { 
     html`<div class="check"><input type="radio" id="shape-${value}" name="type" value="${value}"${values.type === value ? html` checked` : ''} aria-describedby="shape-${value}-help">
       <label for="shape-${value}">${label}</label> <span class="hint" id="shape-${value}-help">${hint}</span></div>`;
   return html`${errorSummary(errors)}
-  <form method="post" action="${action}" class="form" novalidate>
+  <form method="post" action="${action}" class="form" id="${GEOFENCE_FORM_ID}" novalidate>
     ${csrfInput(session)}
     ${field({ name: 'name', label: 'Name', required: true, maxlength: 100, autocomplete: 'off', hint: 'As events and webhooks name it, e.g. “Main depot”.' }, values.name, errors.name)}
     ${field({ name: 'description', label: 'Description', maxlength: 500, autocomplete: 'off' }, values.description, errors.description)}
@@ -97,8 +98,9 @@ async function listPage(ctx: TrackerContext, res: Response, cursor: string | und
   const rows = await listGeofences(ctx.db, session.accountId, decodeCreatedCursor(cursor), PAGE_SIZE + 1);
   const { items, next } = paged(rows, PAGE_SIZE, createdCursorOf, (c) => `${BASE}/geofences?cursor=${encodeURIComponent(c)}`);
   return page(
-    { title: 'Geofences', session, section: 'geofences', notice: message },
-    html`${geofenceTable(items)}
+    { title: 'Geofences', session, section: 'geofences', notice: message, assets: GEOFENCE_MAP_ASSETS },
+    html`${await geofenceMap(ctx, session.accountId, null)}
+${geofenceTable(items)}
 ${next ? html`<p><a class="button button-secondary" href="${next}">More geofences</a></p>` : ''}
 <section aria-labelledby="add-geofence" class="panel">
   <h2 id="add-geofence">Add a geofence</h2>
@@ -107,14 +109,13 @@ ${next ? html`<p><a class="button button-secondary" href="${next}">More geofence
   );
 }
 
-function geofencePage(ctx: TrackerContext, session: SignInSession, g: Geofence, form: FormState, message: Html | null): string {
+async function geofencePage(ctx: TrackerContext, session: SignInSession, g: Geofence, form: FormState, message: Html | null): Promise<string> {
   return page(
-    { title: g.name, session, section: 'geofences', notice: message, assets: FIGURE_MAP_ASSETS, before: html`<p class="back"><a href="${BASE}/geofences">← All geofences</a></p>` },
+    { title: g.name, session, section: 'geofences', notice: message, assets: GEOFENCE_MAP_ASSETS, before: html`<p class="back"><a href="${BASE}/geofences">← All geofences</a></p>` },
     html`<figure class="track-figure">
-  <div id="figure-map" class="figure-map" role="region" aria-label="${`Map of ${g.name}`}" hidden ${baseMapData(ctx.config)} data-shape="${JSON.stringify(g.shape)}"></div>
+  ${await geofenceMap(ctx, session.accountId, g)}
   ${shapeSvg(g.shape, `${g.name}: ${describeShape(g.shape)}`)}
   <figcaption><span>${describeShape(g.shape)}</span><span>Changed ${when(g.updatedAt)}</span><span class="mono">${g.id}</span></figcaption>
-  <p id="figure-notice" class="figure-notice" aria-live="polite" hidden></p>
 </figure>
 <section aria-labelledby="edit-geofence" class="panel">
   <h2 id="edit-geofence">Edit</h2>
@@ -173,14 +174,14 @@ export function geofencesPages(ctx: TrackerContext): Router {
   router.get('/geofences/:id', async (req, res) => {
     const g = await ownGeofence(ctx, res, req.params.id);
     const message = req.query.created === '1' ? notice('success', 'Geofence added.') : req.query.saved === '1' ? notice('success', 'Changes saved.') : null;
-    res.send(geofencePage(ctx, sessionOf(res), g, { values: geofenceFormValues(g), errors: {} }, message));
+    res.send(await geofencePage(ctx, sessionOf(res), g, { values: geofenceFormValues(g), errors: {} }, message));
   });
 
   router.post('/geofences/:id', async (req, res) => {
     const g = await ownGeofence(ctx, res, req.params.id);
     const values = formValues(req.body);
     const parsed = parseGeofenceForm(values);
-    if (!parsed.ok) return res.status(400).send(geofencePage(ctx, sessionOf(res), g, { values, errors: parsed.errors }, null));
+    if (!parsed.ok) return res.status(400).send(await geofencePage(ctx, sessionOf(res), g, { values, errors: parsed.errors }, null));
     if (!(await replaceGeofence(ctx.db, sessionOf(res).accountId, g.id, parsed.input))) throw new ApiError('not_found', 'There is no such geofence in this account.');
     res.redirect(303, `${geofenceUrl(g.id)}?saved=1`);
   });
@@ -194,7 +195,7 @@ export function geofencesPages(ctx: TrackerContext): Router {
       if (!isConflict(err)) throw err;
       const users = (await listRules(ctx.db, session.accountId, null, MAX_RULES_PER_ACCOUNT)).filter((r) => r.geofenceId === g.id);
       const message = inUseNotice(users);
-      return res.status(409).send(geofencePage(ctx, session, g, { values: geofenceFormValues(g), errors: {} }, message));
+      return res.status(409).send(await geofencePage(ctx, session, g, { values: geofenceFormValues(g), errors: {} }, message));
     }
     req.log.info({ geofenceId: g.id, accountId: session.accountId, userId: session.userId }, 'geofence deleted in the dashboard');
     res.redirect(303, `${BASE}/geofences?deleted=1`);
