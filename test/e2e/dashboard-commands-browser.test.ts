@@ -84,7 +84,7 @@ test('the owner sends the reporting interval and a confirmed engine stop; both c
   await page.getByRole('button', { name: 'Send command' }).click();
   await page.waitForURL(/\?sent=setInterval/);
   await expect(page.getByRole('status').textContent()).resolves.toContain('Command queued: Set the reporting interval');
-  expect(await newestBecomes('delivered')).toMatch(/setInterval seconds=30\s*delivered\s*0x8103 #\d+: success\s*owner@acme\.example \(dashboard\)/);
+  expect(await newestBecomes('delivered')).toMatch(/setInterval seconds=30\s*delivered \d{4}-\d\d-\d\d \d\d:\d\d UTC\s*0x8103 #\d+: success\s*owner@acme\.example \(dashboard\)/);
 
   // Engine stop without the confirmation: the form says so and keeps the choice.
   await page.getByLabel('Command', { exact: true }).selectOption('engineStop');
@@ -93,7 +93,7 @@ test('the owner sends the reporting interval and a confirmed engine stop; both c
   await page.getByLabel('I confirm the engine stop').check();
   await page.getByRole('button', { name: 'Send command' }).click();
   await page.waitForURL(/\?sent=engineStop/);
-  expect(await newestBecomes('delivered')).toMatch(/engineStop\s*delivered\s*0x8105 #\d+: success/);
+  expect(await newestBecomes('delivered')).toMatch(/engineStop\s*delivered \d{4}-\d\d-\d\d \d\d:\d\d UTC\s*0x8105 #\d+: success/);
   expect(sim.commands).toEqual(['0x8103 0100000029040000001e', '0x8105 f0']);
 
   await page.locator('#device-commands').scrollIntoViewIfNeeded();

@@ -48,7 +48,7 @@ describe('recent commands', () => {
     await new Promise((r) => setTimeout(r, 5));
     await createCommand(db, { accountId, deviceId: listed, type: 'setInterval', attributes: { seconds: 30 }, sender: { tokenId: 'tok_erp' }, ttlSeconds: 60 });
     const panel = panelOf((await me.get(`/dashboard/devices/${listed}`)).text);
-    expect(panel).toMatch(/setInterval<\/span> seconds=30<\/td>\s*<td data-label="Status">queued<\/td>[\s\S]*tok_erp[\s\S]*engineStop[\s\S]*delivered[\s\S]*Relay,1: &lt;Success&gt;![\s\S]*tok_fleetops/);
+    expect(panel).toMatch(/setInterval<\/span> seconds=30<\/td>\s*<td data-label="Status"><span class="badge badge-command-queued">queued<\/span> <span class="status-detail">waiting for the unit until <time[\s\S]*tok_erp[\s\S]*engineStop[\s\S]*delivered[\s\S]*Relay,1: &lt;Success&gt;![\s\S]*tok_fleetops/);
   });
 });
 
@@ -71,7 +71,7 @@ describe('sending a command from the device page', () => {
     expect(command).toMatchObject({ type: 'setInterval', attributes: { seconds: 60 }, status: 'queued', tokenId: null, userId: expect.stringMatching(/^usr_/) });
     const page = await me.get(sent.location!);
     expect(page.text).toContain('Command queued: <strong>Set the reporting interval</strong>');
-    expect(panelOf(page.text)).toMatch(/setInterval<\/span> seconds=60<\/td>\s*<td data-label="Status">queued<\/td>[\s\S]*ops@haulage\.test <span class="muted">\(dashboard\)<\/span>/);
+    expect(panelOf(page.text)).toMatch(/setInterval<\/span> seconds=60<\/td>\s*<td data-label="Status"><span class="badge badge-command-queued">queued<\/span> <span class="status-detail">waiting for the unit until <time[\s\S]*ops@haulage\.test <span class="muted">\(dashboard\)<\/span>/);
      // The API's command log names the user, not a token.
     const { token } = (await runVerb(stack.tracker.ctx, 'tokens create', { account: accountId, scopes: 'read' })) as { token: string };
     const log = await fetch(`${stack.url}/api/public/v1/devices/${jt}/commands`, { headers: { Authorization: `Bearer ${token}` } });

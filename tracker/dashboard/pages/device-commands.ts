@@ -1,6 +1,7 @@
-// The device page's commands panel: a form to send the unit a command of its protocol (through the
-// same queue and safety rules as the API, recorded with the signed-in user as its sender), and the
-// unit's recent commands with their status, the unit's reply and who sent them.
+// The device page's commands panel: the commands the unit's protocol takes, a form to send one
+// (through the same queue and safety rules as the API, recorded with the signed-in user as its
+// sender), and the unit's recent commands with their status (and until when it waits, when it
+// ended or why it failed), the unit's reply and who sent them.
 import { z } from 'zod';
 import { CUSTOM_MAX_CHARS, customHexField, customTextField, INTERVAL_SECONDS, intervalField } from '../../commands/attributes.js';
 import { listCommands, type Command } from '../../commands/repository.js';
@@ -138,6 +139,30 @@ function sendForm(session: SignInSession, device: Device, action: string, form: 
   </form>`;
 }
 
+/** What a status means for the command, beside its badge: until when it waits, when it ended, why it failed. */
+function statusDetail(c: Command): Html {
+  switch (c.status) {
+    case 'queued':
+      return html`waiting for the unit until ${when(c.expiresAt)}`;
+    case 'sent':
+      return html`sent ${when(c.sentAt)}, awaiting the unit's answer`;
+    case 'delivered':
+      return html`${when(c.deliveredAt)}`;
+    case 'failed':
+      return html`${c.error ?? 'refused by the unit'}`;
+    case 'expired':
+      return html`not sent before ${when(c.expiresAt)}`;
+  }
+}
+
+/** The command types of the unit's protocol, by name, or why they are not known. */
+function supported(device: Device): Html {
+  if (!device.protocol) return html``;
+  const types = commandTypes(device.protocol);
+  if (types.length === 0) return html``;
+  return html`<p id="command-types">This unit (${device.protocol} protocol) takes: ${types.map((t, i) => html`${i > 0 ? ', ' : ''}<strong>${COMMAND_LABELS[t].split(':')[0]}</strong>`)}.</p>`;
+}
+
 function sender(c: Command, emails: Map<string, string>): Html {
   if (c.userId) return html`${emails.get(c.userId) ?? c.userId} <span class="muted">(dashboard)</span>`;
   if (c.tokenId) return html`<span class="mono">${c.tokenId}</span> <span class="muted">(API token)</span>`;
@@ -149,6 +174,7 @@ export async function commandsPanel(db: Queryable, session: SignInSession, devic
   const emails = await userEmails(db, device.accountId, [...new Set(commands.flatMap((c) => (c.userId ? [c.userId] : [])))]);
   return html`<section aria-labelledby="device-commands" class="panel">
   <h2 id="device-commands">Commands</h2>
+  ${supported(device)}
   ${sendForm(session, device, action, form, rules)}
   <h3>Recent commands</h3>
   ${commands.length === 0
@@ -160,7 +186,7 @@ export async function commandsPanel(db: Queryable, session: SignInSession, devic
     (c) => html`<tr>
     <td data-label="Asked">${when(c.createdAt)}</td>
     <td data-label="Command"><span class="mono">${c.type}</span> ${attributesText(c)}</td>
-    <td data-label="Status">${c.status}${c.error ? html` <span class="muted">(${c.error})</span>` : html``}</td>
+    <td data-label="Status"><span class="badge badge-command-${c.status}">${c.status}</span> <span class="status-detail">${statusDetail(c)}</span></td>
     <td data-label="Reply">${c.reply ?? html`<span class="muted">–</span>`}</td>
     <td data-label="Sent by">${sender(c, emails)}</td>
   </tr>`,
