@@ -3,7 +3,7 @@
 // mouse clicks and a circle drawn by its centre and edge fill the form, and once added the public
 // API returns them with the drawn vertices; dragging a corner, or the circle's edge, on a
 // geofence's page changes it; typing in the form redraws the shape; a polygon whose sides cross is
-// marked and refused. Map tiles are unreachable, as offline. Screenshots land in
+// marked and refused; the page fits a phone. Map tiles are unreachable, as offline. Screenshots land in
 // test/artifacts/dashboard/.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
@@ -240,5 +240,9 @@ describe('geofences on the map', () => {
     await page.waitForFunction(() => 'geofenceView' in window);
     await expect(drawn()).resolves.toEqual([[52.5, 13.3], [52.51, 13.32], [52.5, 13.32], [52.51, 13.3]]);
     await shot('geofence-crossing');
+    // At phone width the tools wrap above the map, without sideways scrolling.
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot('geofences-phone');
   });
 });
