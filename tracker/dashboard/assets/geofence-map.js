@@ -209,7 +209,7 @@ document.addEventListener('DOMContentLoaded', () => {
   const buttons = { polygon: tools.querySelector('[data-draw="polygon"]'), circle: tools.querySelector('[data-draw="circle"]') };
   const finish = tools.querySelector('[data-finish]');
   const cancel = tools.querySelector('[data-cancel]');
-  /** null, or { type, points (the polygon's corners, or the circle's centre), layers (what the draft shows) }. */
+  /** null, or { type, points (the polygon's corners, or the circle's centre), layers (what the draft shows: its line, or its circle) }. */
   let draft = null;
 
   function stopDrawing() {
@@ -222,8 +222,8 @@ document.addEventListener('DOMContentLoaded', () => {
 
   function startDrawing(type) {
     stopDrawing();
-    draft = { type, points: [], layers: L.layerGroup().addTo(map), line: L.polyline([], DRAFT) };
-    draft.line.addTo(draft.layers);
+    draft = { type, points: [], layers: L.layerGroup().addTo(map) };
+    if (type === 'polygon') draft.line = L.polyline([], DRAFT).addTo(draft.layers);
     element.classList.add('geofence-drawing');
     buttons[type].setAttribute('aria-pressed', 'true');
     cancel.hidden = false;
