@@ -166,7 +166,7 @@ suite('docker-compose.scale.yml over docker-compose.yml', () => {
     expect(services.tracker!.environment.DEVICE_PROXY_PROTOCOL).toBe('true');
   });
 
-  test('sizes PostgreSQL for many trackers and points the gateways at every tracker replica', () => {
+  test('sizes PostgreSQL for many trackers; the gateways reach every tracker replica by the service name', () => {
     const max = Number(/^max_connections=(\d+)$/.exec(services.postgres!.command!.at(-1)!)![1]);
     expect(max).toBeGreaterThanOrEqual(10 * 11); // ten trackers of 11 connections each
     expect(services.gateway!.environment.TRACKER_URL).toBe(`http://tracker:${services.tracker!.environment.TRACKER_HTTP_PORT}`);
