@@ -81,7 +81,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     logger,
   });
   const streams = streamSlots({ perToken: config.STREAM_MAX_PER_TOKEN, redis, prefix: config.RATE_LIMIT_PREFIX, logger });
-  const metrics = gatewayMetrics(limits);
+  const metrics = gatewayMetrics(limits, redis);
   const isActive = tokenStatus({
     trackerUrl: config.TRACKER_URL,
     gatewaySecret: opts.gatewaySecret,

@@ -1,6 +1,7 @@
 // The gateway's Prometheus metrics: requests by route template and status with their duration,
-// rate-limit rejections by bucket, and failed or skipped calls to the rate-limit store (Redis).
-import type { Histogram, Registry } from 'prom-client';
+// rate-limit rejections by bucket, failed or skipped calls to the rate-limit store (Redis), and
+// whether that store is connected.
+import { Gauge, type Histogram, type Registry } from 'prom-client';
 import { counterFrom, requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { RateLimits } from './limits.js';
 
@@ -9,8 +10,19 @@ export interface GatewayMetrics {
   requests: Histogram<RequestLabels>;
 }
 
-export function gatewayMetrics(limits: RateLimits): GatewayMetrics {
+/** `redis`: the rate-limit store's client (ioredis, single or cluster), absent when counts are kept in memory. */
+export function gatewayMetrics(limits: RateLimits, redis?: { status: string }): GatewayMetrics {
   const registry = serviceRegistry('gateway');
+  if (redis) {
+    new Gauge({
+      name: 'fleet_redis_up',
+      help: 'Whether the connection to the rate-limit store (Redis) is ready: 1, or 0 while it is down or reconnecting',
+      registers: [registry],
+      collect() {
+        this.set(redis.status === 'ready' ? 1 : 0);
+      },
+    });
+  }
   counterFrom(registry, { name: 'fleet_rate_limit_rejections_total', help: 'Requests refused with 429, by rate-limit bucket', label: 'bucket' }, () => limits.rejected);
   counterFrom(
     registry,

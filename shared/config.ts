@@ -155,6 +155,7 @@ const trackerOnly = {
   DEVICE_TAKEOVER: z.enum(['newer', 'older']).default('newer'),
   DEVICE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   DEVICE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  DEVICE_PROXY_PROTOCOL: bool.default(false),
   OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS: perMinute.default(600),
   DEVICE_OFFLINE_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
   CRC_STRICT: bool.default(false),

@@ -9,6 +9,7 @@ describe('settings', () => {
     expect(c).toMatchObject({ GATEWAY_PORT: 8080, TRACKER_HTTP_PORT: 8081, DEVICE_PORT: 5000, GT06_PORT: 5023, TELTONIKA_PORT: 5027, H02_PORT: 5013, OSMAND_PORT: 5055, UPSTREAM_TIMEOUT_MS: 10000, DATA_DIR: './data', TRACKER_URL: 'http://127.0.0.1:8081' });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.WEBHOOK_ALLOW_HTTP).toBe(false);
+    expect(c.DEVICE_PROXY_PROTOCOL).toBe(false);
     expect(c).toMatchObject({ PUBLIC_BASE_URL: 'http://localhost:8080', RATE_LIMIT_INBOUND_PER_MINUTE: 120, RATE_LIMIT_INBOUND_REFUSED_PER_MINUTE: 30, INBOUND_LOG_RETENTION_DAYS: 30, INBOUND_LOG_MAX_CALLS: 1000 });
   });
 
@@ -17,6 +18,7 @@ describe('settings', () => {
     ['DEVICE_PORT', '70000', /DEVICE_PORT="70000": must be at most 65535/],
     ['RATE_LIMIT_ON_STORE_ERROR', 'maybe', /allowed values are open, closed/],
     ['DEMO', 'yes', /DEMO="yes": allowed values/],
+    ['DEVICE_PROXY_PROTOCOL', 'on', /DEVICE_PROXY_PROTOCOL="on": allowed values/],
     ['TRACKER_URL', 'tracker', /TRACKER_URL="tracker": expected an absolute URL/],
     ['DATABASE_URL', 'mysql://u:pw@db/x', /DATABASE_URL=\(hidden\)/],
     ['GATEWAY_SECRET', 'short', /GATEWAY_SECRET=\(hidden\): must be at least 32 characters/],

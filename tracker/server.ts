@@ -12,6 +12,7 @@ import { seedDemo, startDemoTraffic } from './demo.js';
 import type { EventListener } from './events/types.js';
 import { FeedPublisher } from './feed/publisher.js';
 import { createTrackerApp } from './http/app.js';
+import { exposeDatabaseUp } from './http/health.js';
 import { startInboundMaintenance } from './inbound/retention.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
@@ -51,6 +52,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
   const feed = new FeedPublisher(db, logger, { maxDelayMs: FEED_BATCH_MS, retentionSeconds: config.STREAM_RETENTION_SECONDS });
   await feed.start();
   const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), feed, ...loadTrackerKeys(config) };
+  exposeDatabaseUp(ctx.metrics.registry, db);
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
   const partitionTimer = setInterval(() => {
     maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));

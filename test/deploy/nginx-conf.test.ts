@@ -1,18 +1,22 @@
 // nginx.conf against the product's own numbers and catalogue: the body cap equals the gateway's,
 // proxy timeouts outlast the gateway's upstream timeout, every error nginx answers itself is the
 // API's { error, code } with a code from shared/errors.ts, and nothing logged carries a query string.
-// (test/e2e/nginx-tls.test.ts runs the file on a real nginx.)
+// nginx-stream.conf: every device port balanced by connection count with the PROXY protocol, idle
+// longer than the trackers. (test/e2e/nginx-tls.test.ts and nginx-stream.test.ts run them on a real nginx.)
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { MAX_BODY_BYTES } from '../../gateway/body-limit.js';
-import { parseConfig } from '../../shared/config.js';
+import { parseConfig, PROTOCOL_PORTS } from '../../shared/config.js';
 import { catalogue } from '../../shared/errors.js';
-import { NGINX_CONF } from '../helpers/nginx.js';
+import { NGINX_CONF, NGINX_STREAM_CONF } from '../helpers/nginx.js';
 
-const conf = readFileSync(NGINX_CONF, 'utf8')
-  .split('\n')
-  .filter((line) => !line.trim().startsWith('#'))
-  .join('\n');
+const withoutComments = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('#'))
+    .join('\n');
+const conf = withoutComments(NGINX_CONF);
+const stream = withoutComments(NGINX_STREAM_CONF);
 
 /** The values of a directive, every time it appears. */
 const directive = (name: string) => [...conf.matchAll(new RegExp(`^\\s*${name}\\s+([^;]+);`, 'gm'))].map((m) => m[1]!.trim());
@@ -59,5 +63,29 @@ describe('nginx.conf', () => {
   test('speaks TLS 1.2 and 1.3 only, and sends HSTS on every answer', () => {
     expect(directive('ssl_protocols')).toEqual(['TLSv1.2 TLSv1.3']);
     expect(directive('add_header')).toEqual(['Strict-Transport-Security "max-age=63072000" always']);
+  });
+});
+
+describe('nginx-stream.conf', () => {
+  test('balances every device port over the re-resolved trackers by connection count', () => {
+    const servers = [...stream.matchAll(/server \{\s*listen (\d+);\s*proxy_pass (\w+);\s*\}/g)].map((m) => [Number(m[1]), m[2]!] as const);
+    expect(servers.map(([port]) => port).sort()).toEqual([5000, 5055, ...Object.values(PROTOCOL_PORTS)].sort());
+    for (const [port, upstream] of servers) {
+      const block = new RegExp(`upstream ${upstream} \\{\\s*least_conn;\\s*zone ${upstream} \\d+k;\\s*server \\$\\{NGINX_TRACKER\\}:(\\d+) resolve;\\s*\\}`).exec(stream);
+      expect([port, block?.[1]]).toEqual([port, String(port)]);
+    }
+    expect(stream).toMatch(/resolver \$\{NGINX_RESOLVER\} valid=10s/);
+  });
+
+  test('tells the trackers each device address, and outlasts their idle timeout', () => {
+    expect(stream).toMatch(/^\s*proxy_protocol on;/m);
+    const [, minutes] = /proxy_timeout (\d+)m;/.exec(stream)!;
+    expect(Number(minutes) * 60).toBeGreaterThan(parseConfig({}).DEVICE_TIMEOUT_SECONDS);
+  });
+
+  test('nginx.conf includes it, and re-resolves the gateways too', () => {
+    expect(conf).toMatch(/^include stream\.d\/\*\.conf;/m);
+    expect(conf).toMatch(/upstream gateway \{\s*zone gateway \d+k;\s*server \$\{NGINX_GATEWAY\};/);
+    expect(conf).toMatch(/resolver \$\{NGINX_RESOLVER\} valid=10s/);
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import request from 'supertest';
 import { redisReady } from '../../gateway/redis.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { sample } from '../helpers/metrics.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { startStandInTracker, type StandInTracker } from '../helpers/stand-in-tracker.js';
 
@@ -46,11 +47,14 @@ describe('/readyz', () => {
     expect(res.body.checks).toEqual({ tracker: 'ok', rateLimitStore: 'memory' });
   });
 
-  it('stays ready with Redis down while failing open, and is not ready when failing closed', async () => {
+  it('stays ready with Redis down while failing open, and is not ready when failing closed; fleet_redis_up says which', async () => {
     const openG = await gateway({ REDIS_URL: redis.url });
     const closedG = await gateway({ REDIS_URL: redis.url, RATE_LIMIT_ON_STORE_ERROR: 'closed' });
+    const redisUp = async () => sample(await openG.metrics.registry.metrics(), 'fleet_redis_up');
+    expect(await redisUp()).toBe(1);
     await redis.stop();
     try {
+      expect(await redisUp()).toBe(0);
       const served = await request(openG.app).get('/readyz');
       expect(served.status).toBe(200);
       expect(served.body.checks).toEqual({ tracker: 'ok', rateLimitStore: 'down' });
@@ -62,6 +66,8 @@ describe('/readyz', () => {
     }
     expect(await redisReady(closedG.redis!, 5000)).toBe(true);
     expect((await request(closedG.app).get('/readyz')).status).toBe(200);
+    expect(await redisReady(openG.redis!, 5000)).toBe(true);
+    expect(await redisUp()).toBe(1);
   });
 
   it('is not ready while the tracker does not answer, though alive', async () => {

@@ -1,15 +1,18 @@
 // The project's nginx.conf on the machine's nginx, as the nginx image runs it: the NGINX_*
 // placeholders filled in, in the foreground, here as the current user with its own prefix, pid and
-// log files. Also a throwaway CA and server certificate made with openssl.
+// log files; optionally with nginx-stream.conf in front of trackers on this machine. Also a
+// throwaway CA and server certificate made with openssl.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
 
-export const NGINX_CONF = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'nginx.conf');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const NGINX_CONF = join(ROOT, 'nginx.conf');
+export const NGINX_STREAM_CONF = join(ROOT, 'nginx-stream.conf');
 
 /** A program's path on PATH or in the sbin directories (nginx lives in /usr/sbin on Debian), or null. */
 export function findProgram(name: string): string | null {
@@ -52,9 +55,29 @@ export function makeCertificates(dir: string): Certificates {
   return { caPem: readFileSync(join(dir, 'ca.pem'), 'utf8'), certFile: join(dir, 'server.pem'), keyFile: join(dir, 'server.key') };
 }
 
+/** Debian's nginx builds stream {} as a module, loaded by its packaged nginx.conf; the image's has it built in. */
+const DEBIAN_STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
+
+/**
+ * nginx-stream.conf for trackers on this machine: each device port listens on `listen[name]`
+ * instead of its fixed number, and balances over the trackers' own ports for it (their
+ * `ingest.ports`, by listener name) instead of the re-resolved Compose service name, which Debian's
+ * older nginx cannot resolve at run time.
+ */
+export function localStreamConf(trackers: Record<string, number>[], listen: Record<string, number>, template = readFileSync(NGINX_STREAM_CONF, 'utf8')): string {
+  const conf = renderNginxConf({ NGINX_TRACKER: 'TRACKER', NGINX_RESOLVER: '127.0.0.1' }, template);
+  const upstreams = conf.replace(/(upstream tracker_(\w+) \{[^}]*?)server TRACKER:\d+ resolve;/g, (_m, head: string, name: string) => {
+    if (trackers.some((t) => t[name] === undefined)) throw new Error(`nginx-stream.conf: no tracker port for ${name}`);
+    return head + trackers.map((t) => `server 127.0.0.1:${t[name]};`).join(' ');
+  });
+  return upstreams.replace(/listen \d+;(\s*)proxy_pass tracker_(\w+);/g, (_m, space: string, name: string) => `listen ${listen[name]};${space}proxy_pass tracker_${name};`);
+}
+
 export interface Nginx {
   httpPort: number;
   httpsPort: number;
+  /** With `trackers`: nginx's port for each device listener, by name (device, osmand, gt06…). */
+  devicePorts: Record<string, number>;
   /** The access log's text so far. */
   accessLog(): string;
   /** nginx's stderr (its error log) so far. */
@@ -70,21 +93,32 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Starts nginx with the project's nginx.conf in front of the gateway at host:port. */
-export async function startNginx(opts: { nginx: string; gateway: string; certificates: Certificates }): Promise<Nginx> {
+/**
+ * Starts nginx with the project's nginx.conf in front of the gateway at host:port, and with
+ * `trackers` (each one's ingest.ports) nginx-stream.conf's device ports in front of them.
+ */
+export async function startNginx(opts: { nginx: string; gateway: string; certificates: Certificates; trackers?: Record<string, number>[] }): Promise<Nginx> {
   const prefix = mkdtempSync(join(tmpdir(), 'fleet-nginx-'));
   chmodSync(prefix, 0o755); // run as root, nginx's workers are `nobody`: they need their temp dirs
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const accessLog = join(prefix, 'access.log');
-  const conf = renderNginxConf({
+  let conf = renderNginxConf({
     NGINX_HTTP_PORT: String(httpPort),
     NGINX_HTTPS_PORT: String(httpsPort),
     NGINX_SERVER_NAME: 'localhost',
     NGINX_GATEWAY: opts.gateway,
+    NGINX_RESOLVER: '127.0.0.1', // only names marked `resolve` use it: none here
     NGINX_CERT: opts.certificates.certFile,
     NGINX_CERT_KEY: opts.certificates.keyFile,
     NGINX_ACCESS_LOG: accessLog,
   });
+  const devicePorts: Record<string, number> = {};
+  if (opts.trackers) {
+    for (const name of Object.keys(opts.trackers[0]!)) devicePorts[name] = await freePort();
+    mkdirSync(join(prefix, 'stream.d'));
+    writeFileSync(join(prefix, 'stream.d', 'devices.conf'), localStreamConf(opts.trackers, devicePorts));
+    if (existsSync(DEBIAN_STREAM_MODULE)) conf = `load_module ${DEBIAN_STREAM_MODULE};\n${conf}`;
+  }
   writeFileSync(join(prefix, 'nginx.conf'), conf);
   const child: ChildProcess = spawn(opts.nginx, ['-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -109,6 +143,7 @@ export async function startNginx(opts: { nginx: string; gateway: string; certifi
   return {
     httpPort,
     httpsPort,
+    devicePorts,
     accessLog: () => {
       try {
         return readFileSync(accessLog, 'utf8');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import request from 'supertest';
 import { ADMIN_URL } from '../helpers/databases.js';
+import { sample } from '../helpers/metrics.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
 let f: TrackerFixture;
@@ -39,9 +40,12 @@ describe('tracker probes', () => {
     expect((await request(base).get('/api/public/v1/devices')).status).toBe(401);
   });
 
-  test('/readyz is 503 while the database refuses connections, ready again once it accepts them', async () => {
+  test('/readyz is 503 (and fleet_database_up 0) while the database refuses connections, ready again once it accepts them', async () => {
+    const databaseUp = async () => sample(await f.tracker.ctx.metrics.registry.metrics(), 'fleet_database_up');
+    expect(await databaseUp()).toBe(1);
     await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
     await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}'`);
+    expect(await databaseUp()).toBe(0);
     const down = await request(base).get('/readyz');
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ error: 'not ready', code: 'unavailable', checks: { database: 'down' } });
@@ -49,5 +53,6 @@ describe('tracker probes', () => {
 
     await admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
     expect((await request(base).get('/readyz')).status).toBe(200);
+    expect(await databaseUp()).toBe(1);
   });
 });

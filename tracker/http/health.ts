@@ -1,8 +1,10 @@
 // The tracker's health endpoints, answered without the gateway's secret and without a request log
 // line (probes come every few seconds). The tracker's HTTP port is internal: the gateway never
 // forwards these paths (they are not in its route table).
-// /healthz: the process serves. /readyz: the database answers.
+// /healthz: the process serves. /readyz: the database answers. The same check is the metric
+// fleet_database_up, taken at each scrape.
 import type { RequestHandler } from 'express';
+import { Gauge, type Registry } from 'prom-client';
 import { errorBody } from '../../shared/errors.js';
 import type { Db } from '../storage/db.js';
 
@@ -33,4 +35,16 @@ export function healthChecks(db: Db): { healthz: RequestHandler; readyz: Request
       else res.status(503).json({ ...errorBody('unavailable', 'not ready'), checks: { database } });
     },
   };
+}
+
+/** fleet_database_up: 1 when the database answered `SELECT 1` within a second at the scrape, else 0. */
+export function exposeDatabaseUp(registry: Registry, db: Db): void {
+  new Gauge({
+    name: 'fleet_database_up',
+    help: 'Whether PostgreSQL answered this tracker within 1 s at the scrape: 1 or 0',
+    registers: [registry],
+    async collect() {
+      this.set((await databaseAnswers(db)) ? 1 : 0);
+    },
+  });
 }

@@ -38,7 +38,8 @@ export interface DeviceConnection {
   drain(): Promise<void>;
 }
 
-export function handleConnection(socket: Socket, candidates: Protocol[], deps: ConnectionDeps): DeviceConnection {
+/** `address`: the device's (behind a balancer, from its PROXY protocol header), for limits and logs. */
+export function handleConnection(socket: Socket, address: string, candidates: Protocol[], deps: ConnectionDeps): DeviceConnection {
   deps.stats.connections++;
   const protocolState: ProtocolState = { state: {} };
   let protocol: Protocol | null = candidates.length === 1 ? candidates[0]! : null;
@@ -61,7 +62,7 @@ export function handleConnection(socket: Socket, candidates: Protocol[], deps: C
     write: (bytes) => socket.write(bytes),
     close: () => socket.destroy(),
   };
-  const speaker: Speaker = { conn: live, remoteAddress: socket.remoteAddress };
+  const speaker: Speaker = { conn: live, remoteAddress: address };
 
   socket.setNoDelay(true);
   // A fixed deadline, not an idle timer: a peer trickling bytes must not keep an unidentified socket.

@@ -1,12 +1,14 @@
 // The device-facing TCP listeners: DEVICE_PORT recognises every binary/text protocol from the
 // first bytes; Traccar's dedicated ports (GT06 5023, Teltonika 5027, H02 5013) speak one each, so
 // a fleet moves over without touching its devices. Connections past DEVICE_MAX_CONNECTIONS, in
-// total or from one address, are closed as they arrive.
+// total or from one address, are closed as they arrive. Behind a TCP balancer
+// (DEVICE_PROXY_PROTOCOL) the address is the one its PROXY protocol header gives.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Protocol } from '../protocols/types.js';
 import { ConnectionCaps } from './address-limits.js';
 import { handleConnection, type ConnectionDeps, type DeviceConnection } from './connection.js';
+import { peerAddress } from './proxied-connection.js';
 
 export interface Listener {
   /** The port, or one protocol's name for a dedicated port. */
@@ -28,6 +30,8 @@ export interface DeviceServers {
 export interface ConnectionLimits {
   total: number;
   perAddress: number;
+  /** Every connection starts with a PROXY protocol header (DEVICE_PROXY_PROTOCOL). */
+  proxyProtocol: boolean;
 }
 
 export async function startDeviceServers(listeners: Listener[], host: string, limits: ConnectionLimits, deps: ConnectionDeps): Promise<DeviceServers> {
@@ -36,19 +40,21 @@ export async function startDeviceServers(listeners: Listener[], host: string, li
   const servers: Server[] = [];
   const ports: Record<string, number> = {};
   for (const l of listeners) {
-    const server = createServer({ noDelay: true }, (socket) => {
-      const address = socket.remoteAddress ?? '';
+    const server = createServer({ noDelay: true }, async (socket) => {
+      const address = await peerAddress(socket, l.name, limits.proxyProtocol, deps);
+      if (address === null || socket.destroyed) return;
       const refusal = caps.admit(address);
       if (refusal) {
         deps.stats.countRefusedConnection(refusal);
         socket.destroy();
         return;
       }
-      connections.set(socket, handleConnection(socket, l.protocols, deps));
+      connections.set(socket, handleConnection(socket, address, l.protocols, deps));
       socket.once('close', () => {
         connections.delete(socket);
         caps.release(address);
       });
+      socket.resume(); // bytes that came with the header are read now
     });
     server.on('error', (err) => deps.logger.error({ err, listener: l.name }, 'device listener error'));
     ports[l.name] = await new Promise<number>((resolve, reject) => {

@@ -6,13 +6,16 @@
 // Knowing an identifier must tell, and give, as little as the protocol allows: a report for an
 // unknown identifier, or without the unit's report key once it has one, gets the very answer of a
 // unit with no queued command (200, empty), after about as long; each address has a report budget.
+// Behind a TCP balancer (DEVICE_PROXY_PROTOCOL) each connection's PROXY protocol header is read
+// before the HTTP parser sees it, and its address is the phone's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { closeServer } from '../../shared/http.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
 import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
 import type { LiveConnection } from './connections.js';
+import { deviceAddress, peerAddress } from './proxied-connection.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps } from './pipeline.js';
 
 const MAX_BODY = 64 * 1024;
@@ -76,9 +79,15 @@ export interface HttpReportServer {
   close(deadline: number): Promise<void>;
 }
 
-export async function startHttpReportServer(protocol: HttpProtocol, port: number, host: string, reportsPerMinute: number, deps: PipelineDeps & { idleTimeoutMs: number }): Promise<HttpReportServer> {
+export interface HttpReportLimits {
+  reportsPerMinute: number;
+  /** Every connection starts with a PROXY protocol header (DEVICE_PROXY_PROTOCOL). */
+  proxyProtocol: boolean;
+}
+
+export async function startHttpReportServer(protocol: HttpProtocol, port: number, host: string, limits: HttpReportLimits, deps: PipelineDeps & { idleTimeoutMs: number }): Promise<HttpReportServer> {
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
-  const budgets = new ReportWindows(reportsPerMinute);
+  const budgets = new ReportWindows(limits.reportsPerMinute);
   const answerTime = new AnswerTime();
 
   /** Stands for a device while no report of it was accepted here: it speaks for no one. */
@@ -112,8 +121,8 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
     };
     if (req.method !== 'GET' && req.method !== 'POST') return reply(405, 'method not allowed');
-    const remoteAddress = req.socket.remoteAddress;
-    const wait = budgets.take(remoteAddress ?? '');
+    const remoteAddress = deviceAddress(req.socket);
+    const wait = budgets.take(remoteAddress);
     if (wait > 0) {
       deps.stats.osmandLimited++;
       res.setHeader('Retry-After', String(wait));
@@ -154,6 +163,21 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     });
   });
   server.requestTimeout = 30_000;
+  if (limits.proxyProtocol) {
+    // Node's HTTP parser takes a socket from the server's `connection` event: it gets the socket
+    // once the header is read off (the server still counts and closes the connection as its own).
+    const [parse] = server.listeners('connection') as ((socket: Socket) => void)[];
+    server.removeAllListeners('connection');
+    server.on('connection', (socket: Socket) => {
+      void peerAddress(socket, protocol.name, true, deps).then((address) => {
+        if (address === null || socket.destroyed) return;
+        parse!.call(server, socket);
+        // After the parser listens: the bytes that came with the header reach it (on the next tick)
+        // before anything read from the network later.
+        socket.resume();
+      });
+    });
+  }
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as AddressInfo).port));

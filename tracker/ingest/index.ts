@@ -76,8 +76,8 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     { name: 'device', port: config.DEVICE_PORT, protocols: PROTOCOLS },
     ...dedicated.filter(({ port }) => port !== 0).map(({ name, port }) => ({ name, port, protocols: PROTOCOLS.filter((p) => p.name === name) })),
   ];
-  const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS }, deps);
-  const osmandServer = await startHttpReportServer(osmand, config.OSMAND_PORT, config.DEVICE_HOST, config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, deps);
+  const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS, proxyProtocol: config.DEVICE_PROXY_PROTOCOL }, deps);
+  const osmandServer = await startHttpReportServer(osmand, config.OSMAND_PORT, config.DEVICE_HOST, { reportsPerMinute: config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, proxyProtocol: config.DEVICE_PROXY_PROTOCOL }, deps);
   let sweeping = false;
   const offlineSweep = setInterval(() => {
     if (sweeping) return;

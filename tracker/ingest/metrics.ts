@@ -62,8 +62,8 @@ export function exposeIngest(registry: Registry, ingest: { stats: IngestStats; c
   });
   counterFrom(registry, { name: 'fleet_position_writes_refused_total', help: 'Device frames and reports whose positions the database refused even written alone (no ACK)' }, () => batcher.refusedWrites);
 
-  counterFrom(registry, { name: 'fleet_device_connections_refused_total', help: 'Device TCP connections closed by a limit: total or address (DEVICE_MAX_CONNECTIONS*), login_timeout', label: 'reason' }, () =>
-    ['total', 'address', 'login_timeout'].map((r): [string, number] => [r, stats.refusedConnections.get(r) ?? 0]),
+  counterFrom(registry, { name: 'fleet_device_connections_refused_total', help: 'Device connections closed by a limit: total or address (DEVICE_MAX_CONNECTIONS*), login_timeout, proxy_header (DEVICE_PROXY_PROTOCOL: none valid in time)', label: 'reason' }, () =>
+    ['total', 'address', 'login_timeout', 'proxy_header'].map((r): [string, number] => [r, stats.refusedConnections.get(r) ?? 0]),
   );
   counterFrom(registry, { name: 'fleet_device_takeovers_total', help: 'Second connections of a connected device (DEVICE_TAKEOVER), by the one that kept it: newer or older', label: 'winner' }, () =>
     ['newer', 'older'].map((w): [string, number] => [w, stats.takeovers.get(w) ?? 0]),

@@ -8,7 +8,7 @@ export class IngestStats {
   garbageBytes = 0;
   unknownIdentities = 0;
   osmandLimited = 0;
-  /** Connections closed by a limit: total, address (caps at accept), login_timeout. */
+  /** Connections closed by a limit: total, address (caps at accept), login_timeout, proxy_header. */
   readonly refusedConnections = new Map<string, number>();
   /** Second connections of a connected device, by the one that won: newer or older. */
   readonly takeovers = new Map<string, number>();
@@ -19,12 +19,13 @@ export class IngestStats {
   readonly refused = new Map<string, number>();
   private readonly unknownLoggedAt = new Map<string, number>();
   private readonly refusedLoggedAt = new Map<string, number>();
+  private readonly proxyRefusalLoggedAt = new Map<string, number>();
 
   countDecodeError(protocol: string): void {
     this.decodeErrors.set(protocol, (this.decodeErrors.get(protocol) ?? 0) + 1);
   }
 
-  countRefusedConnection(reason: 'total' | 'address' | 'login_timeout'): void {
+  countRefusedConnection(reason: 'total' | 'address' | 'login_timeout' | 'proxy_header'): void {
     this.refusedConnections.set(reason, (this.refusedConnections.get(reason) ?? 0) + 1);
   }
 
@@ -49,6 +50,11 @@ export class IngestStats {
   /** True at most once a minute per device, so a device sending garbage cannot flood the log. */
   shouldLogRefused(device: string, now = Date.now()): boolean {
     return onceAMinute(this.refusedLoggedAt, device, now);
+  }
+
+  /** True at most once a minute per peer, so a port scanner cannot flood the log. */
+  shouldLogProxyRefusal(peer: string, now = Date.now()): boolean {
+    return onceAMinute(this.proxyRefusalLoggedAt, peer, now);
   }
 }
 
