@@ -144,6 +144,7 @@ const trackerOnly = {
   JWT_PRIVATE_KEY: optionalText,
   MAX_TOKENS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10000).default(50),
   POSITIONS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  REPORTS_KEEP_DAYS: z.coerce.number().int().min(0).max(90).default(90),
   DEVICE_LIST_SNAPSHOT_MS: z.coerce.number().int().min(0).max(60000).default(1000),
   INBOUND_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   INBOUND_LOG_MAX_CALLS: z.coerce.number().int().min(10).max(100_000).default(1000),

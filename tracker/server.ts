@@ -16,6 +16,7 @@ import { exposeDatabaseUp } from './http/health.js';
 import { startInboundMaintenance } from './inbound/retention.js';
 import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
+import { startReportKeeper } from './reports/keeper.js';
 import { maintainPartitions } from './storage/partitions.js';
 import { startLiveFeed, type LiveFeed } from './stream/index.js';
 import { startSignInSweep } from './users/sweep.js';
@@ -60,6 +61,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
   await seedDemo(ctx);
   const stopInboundMaintenance = await startInboundMaintenance(ctx);
   const stopSweep = startSignInSweep(ctx);
+  const stopReportKeeper = startReportKeeper(ctx);
 
   const live = await startLiveFeed(ctx);
   const http = createServer(createTrackerApp(ctx, live));
@@ -83,10 +85,11 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
       clearInterval(partitionTimer);
       stopInboundMaintenance();
       stopSweep();
+      const keeperStopped = stopReportKeeper();
       demo?.stop();
       const streamsEnded = live.close();
       const [inTime] = await Promise.all([closeServer(http, deadline), ingest.close(deadline), webhooks.close(deadline)]);
-      await streamsEnded;
+      await Promise.all([streamsEnded, keeperStopped]);
       await feed.close(); // what the last batches committed, published before the database closes
       if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
       await db.close();

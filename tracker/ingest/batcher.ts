@@ -1,10 +1,11 @@
 // Batched, durable position writes. Connections hand in positions (and reports without a fix) and
 // wait; one transaction locks the devices' state (positions/device-state.ts; a device removed
 // meanwhile has none, and its reports are refused), passes everything gathered since the last flush
-// through the position filters and counters (positions/sequence.ts), stores it, merges the devices'
-// latest telemetry (positions/latest-telemetry.ts), writes the state back and judges the batch for
-// events, and only after COMMIT are the waiters released to send their ACKs; then what was stored is
-// handed to the live feed, off the ACK's path. A write the database refuses is split by waiter and
+// through the position filters and counters (positions/sequence.ts), stores it (marking the ended
+// days it went into for the reports, reports/marks.ts), merges the devices' latest telemetry
+// (positions/latest-telemetry.ts), writes the state back and judges the batch for events, and only
+// after COMMIT are the waiters released to send their ACKs; then what was stored is handed to the
+// live feed, off the ACK's path. A write the database refuses is split by waiter and
 // retried, so one device's unusable frame fails that frame alone; when the database is unreachable
 // every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
@@ -15,6 +16,7 @@ import { lockDeviceStates, saveDeviceStates } from '../positions/device-state.js
 import { mergeLatest } from '../positions/latest-telemetry.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
 import { sequence, type SequenceSettings } from '../positions/sequence.js';
+import { markChangedDays } from '../reports/marks.js';
 import type { Db, Queryable } from '../storage/db.js';
 
 export interface BatcherOptions {
@@ -139,6 +141,7 @@ export class PositionBatcher {
         if (states.size < ids.size) throw new RemovedDevicesError(new Set([...ids].filter((id) => !states.has(id))));
         const sequenced = sequence(rows, states, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
+        await markChangedDays(tx, stored);
         const judged = stored.filter((r) => !r.filtered);
         mergeLatest(states, judged, reports);
         await saveDeviceStates(tx, states.values());

@@ -1,18 +1,12 @@
-// The pieces of a report's range: whole past UTC days from report_days while each day's count of
-// positions is what it was when they were computed (an index-only count, far cheaper than the
-// pieces), the rest computed from the positions and the days among it kept. The days are stitched
-// back together as if read in one pass: each day's first piece starts after the day before's last.
+// The pieces of a report's range: whole past UTC days from report_days, the rest computed from the
+// positions and the days among it kept. A kept day holds until something stores positions into it
+// (marks.ts marks it, in the same transaction); it is computed again then, by the next report or by
+// the background keeper (keeper.ts). The days are stitched back together as if read in one pass:
+// each day's first piece starts after the day before's last.
 import type { Db } from '../storage/db.js';
 import { readPieces, type Piece } from './pieces.js';
 
 const DAY_MS = 86_400_000;
-
-interface Cached {
-  device_id: string;
-  day: string;
-  records: number;
-  pieces: string;
-}
 
 /**
  * A kept day is a JSON array of pieces, each an array of its fields (times in epoch milliseconds):
@@ -30,8 +24,7 @@ function encode(p: Piece): (number | string | null)[] {
 }
 
 function decode(deviceId: string, day: string, s: Stored): Piece {
-  const rest = s.slice(11);
-  const n = (i: number): number | null => (typeof rest[i] === 'number' ? (rest[i] as number) : null);
+  const n = (i: number): number | null => (typeof s[11 + i] === 'number' ? (s[11 + i] as number) : null);
   return {
     deviceId,
     day,
@@ -46,98 +39,128 @@ function decode(deviceId: string, day: string, s: Stored): Piece {
     engineHours: [n(2), n(3)],
     fuelUsed: [n(4), n(5)],
     fuel: [n(6), n(7)],
-    driverUniqueId: typeof rest[8] === 'string' ? rest[8] : null,
+    driverUniqueId: typeof s[19] === 'string' ? s[19] : null,
   };
+}
+
+/**
+ * Days are kept once they ended this long ago. A batch of positions marks the days that had ended
+ * when it was stored; one whose transaction ran across midnight and committed later than this
+ * would otherwise leave a day kept without its last records (clocks of tracker processes may differ
+ * by as much, too).
+ */
+export const KEEP_AFTER_MS = 5 * 60_000;
+
+/** The first UTC day (epoch ms) not kept at `now`. */
+export const keptBefore = (now: number): number => Math.floor((now - KEEP_AFTER_MS) / DAY_MS) * DAY_MS;
+
+interface Row {
+  device_id: string;
+  day: string;
+  generation: number;
 }
 
 /** The pieces of these devices in [from, to] (both included), by device then time. */
 export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: Date, now = new Date()): Promise<Piece[]> {
-  // Whole days inside the range that have ended.
+  // Whole days inside the range that may be kept.
   const firstDay = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
-  const endDay = Math.min(Math.floor(to.getTime() / DAY_MS), Math.floor(now.getTime() / DAY_MS)) * DAY_MS;
+  const endDay = Math.min(Math.floor(to.getTime() / DAY_MS) * DAY_MS, keptBefore(now.getTime()));
   if (endDay <= firstDay) return readPieces(db, deviceIds, from, to, true);
 
-  const cached = await db.query<Cached>(
-    `SELECT device_id, to_char(day, 'YYYY-MM-DD') AS day, records, pieces FROM report_days WHERE device_id = ANY($1::text[]) AND day >= $2::date AND day < $3::date`,
+  const rows = await db.query<Row & { pieces: string | null }>(
+    `SELECT device_id, to_char(day, 'YYYY-MM-DD') AS day, generation, pieces FROM report_days WHERE device_id = ANY($1::text[]) AND day >= $2::date AND day < $3::date`,
     [deviceIds, iso(firstDay), iso(endDay)],
   );
-  const counts = await dayCounts(db, deviceIds, firstDay, endDay, cached);
   const kept = new Map<string, Piece[]>();
-  for (const r of cached) {
-    const key = `${r.device_id} ${r.day}`;
-    if (r.records === (counts.get(key) ?? 0)) kept.set(key, (JSON.parse(r.pieces) as Stored[]).map((p) => decode(r.device_id, r.day, p)));
-  }
-  const stale = new Map([...counts].filter(([key]) => !kept.has(key)));
+  for (const r of rows) if (r.pieces !== null) kept.set(`${r.device_id} ${r.day}`, (JSON.parse(r.pieces) as Stored[]).map((p) => decode(r.device_id, r.day, p)));
+  const fresh = await computeDays(db, deviceIds, missingDays(deviceIds, firstDay, endDay, rows, kept), firstDay, endDay);
+  if (from.getTime() < firstDay) add(fresh, await readPieces(db, deviceIds, from, new Date(firstDay), false));
+  if (endDay <= to.getTime()) add(fresh, await readPieces(db, deviceIds, new Date(endDay), to, true));
 
-  // Computed: the partial days at either end, and runs of days missing or changed (for the devices concerned).
-  const spans: { from: Date; to: Date; toIncluded: boolean; devices: string[] }[] = [];
-  if (from.getTime() < firstDay) spans.push({ from, to: new Date(firstDay), toIncluded: false, devices: deviceIds });
-  for (let day = firstDay; day < endDay; ) {
-    const devices = deviceIds.filter((id) => stale.has(`${id} ${iso(day)}`));
-    if (devices.length === 0) {
-      day += DAY_MS;
-      continue;
+  // A span computes every day of the units concerned, kept ones too: the fresh pieces stand. Each
+  // day's pieces are in time order, so taking the days in order needs no sort.
+  const all: Piece[] = [];
+  for (const id of [...deviceIds].sort()) {
+    for (let day = Math.floor(from.getTime() / DAY_MS) * DAY_MS; day <= to.getTime(); day += DAY_MS) {
+      const key = `${id} ${iso(day)}`;
+      for (const p of fresh.get(key) ?? kept.get(key) ?? []) all.push(p);
     }
-    let end = day + DAY_MS;
-    while (end < endDay && deviceIds.some((id) => stale.has(`${id} ${iso(end)}`))) end += DAY_MS;
-    const concerned = deviceIds.filter((id) => Array.from({ length: (end - day) / DAY_MS }, (_, i) => iso(day + i * DAY_MS)).some((d) => stale.has(`${id} ${d}`)));
-    spans.push({ from: new Date(day), to: new Date(end), toIncluded: false, devices: concerned });
-    day = end;
   }
-  if (endDay <= to.getTime()) spans.push({ from: new Date(endDay), to, toIncluded: true, devices: deviceIds });
-
-  const computed: Piece[] = [];
-  for (const span of spans) computed.push(...(await readPieces(db, span.devices, span.from, span.to, span.toIncluded)));
-  const fresh = new Map<string, Piece[]>();
-  for (const p of computed) {
-    const key = `${p.deviceId} ${p.day}`;
-    const list = fresh.get(key);
-    if (list) list.push(p);
-    else fresh.set(key, [p]);
-  }
-  await keep(db, [...stale].filter(([key]) => fresh.has(key)).map(([key, records]) => ({ key, records, pieces: fresh.get(key)! })));
-
-  // A span computes every day of the units concerned, kept ones too: the fresh pieces stand.
-  const all = [...new Map([...kept, ...fresh]).values()].flat();
-  all.sort((a, b) => (a.deviceId === b.deviceId ? a.start.getTime() - b.start.getTime() : a.deviceId < b.deviceId ? -1 : 1));
   return stitch(all);
+}
+
+/**
+ * Computes and keeps the days of these devices in [firstDay, endDay) that are not kept (never
+ * computed, or marked since); returns how many it computed.
+ */
+export async function keepDays(db: Db, deviceIds: string[], firstDay: number, endDay: number): Promise<number> {
+  const rows = await db.query<Row & { kept: boolean }>(
+    `SELECT device_id, to_char(day, 'YYYY-MM-DD') AS day, generation, pieces IS NOT NULL AS kept FROM report_days WHERE device_id = ANY($1::text[]) AND day >= $2::date AND day < $3::date`,
+    [deviceIds, iso(firstDay), iso(endDay)],
+  );
+  const missing = missingDays(deviceIds, firstDay, endDay, rows, new Set(rows.filter((r) => r.kept).map((r) => `${r.device_id} ${r.day}`)));
+  await computeDays(db, deviceIds, missing, firstDay, endDay);
+  return missing.size;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** Past this many positions per unit and day (by the kept counts), counting each day apart is cheaper than grouping. */
-const DENSE_DAY = 1000;
-
-/**
- * Positions per unit and day (`device day` → count; days without any left out). A count per day is
- * an index-only scan but costs a few hundred microseconds to start; one grouped scan costs a fraction
- * of a microsecond per row: the kept counts tell which is cheaper.
- */
-async function dayCounts(db: Db, deviceIds: string[], firstDay: number, endDay: number, cached: Cached[]): Promise<Map<string, number>> {
-  const dense = cached.length > 0 && cached.reduce((n, r) => n + r.records, 0) / cached.length > DENSE_DAY;
-  const params = [deviceIds, new Date(firstDay).toISOString(), new Date(endDay).toISOString()];
-  const rows = dense
-    ? await db.query<{ device_id: string; day: string; n: number }>(
-        `SELECT d AS device_id, to_char(g AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-           (SELECT count(*)::int FROM positions p WHERE p.device_id = d AND p.device_time >= g AND p.device_time < g + interval '24 hours') AS n
-         FROM unnest($1::text[]) d CROSS JOIN generate_series($2::timestamptz, $3::timestamptz - interval '24 hours', interval '24 hours') g`,
-        params,
-      )
-    : await db.query<{ device_id: string; day: string; n: number }>(
-        `SELECT device_id, ((device_time AT TIME ZONE 'UTC')::date)::text AS day, count(*)::int AS n
-         FROM positions WHERE device_id = ANY($1::text[]) AND device_time >= $2 AND device_time < $3 GROUP BY 1, 2`,
-        params,
-      );
-  return new Map(rows.filter((r) => r.n > 0).map((r) => [`${r.device_id} ${r.day}`, r.n]));
+/** `device day` → the generation read for each day not kept (0 when it has no row yet). */
+function missingDays(deviceIds: string[], firstDay: number, endDay: number, rows: Row[], kept: { has(key: string): boolean }): Map<string, number> {
+  const generations = new Map(rows.map((r) => [`${r.device_id} ${r.day}`, r.generation]));
+  const missing = new Map<string, number>();
+  for (const id of deviceIds) {
+    for (let day = firstDay; day < endDay; day += DAY_MS) {
+      const key = `${id} ${iso(day)}`;
+      if (!kept.has(key)) missing.set(key, generations.get(key) ?? 0);
+    }
+  }
+  return missing;
 }
 
-async function keep(db: Db, days: { key: string; records: number; pieces: Piece[] }[]): Promise<void> {
-  if (days.length === 0) return;
+/**
+ * The pieces of the missing days, by `device day`, read in runs of consecutive days for the devices
+ * concerned (kept days inside a run come along), and kept: a day without valid records as none.
+ * The generations were read before the positions, so a day marked meanwhile is not kept.
+ */
+async function computeDays(db: Db, deviceIds: string[], missing: Map<string, number>, firstDay: number, endDay: number): Promise<Map<string, Piece[]>> {
+  const fresh = new Map<string, Piece[]>();
+  if (missing.size === 0) return fresh;
+  for (let day = firstDay; day < endDay; ) {
+    if (!deviceIds.some((id) => missing.has(`${id} ${iso(day)}`))) {
+      day += DAY_MS;
+      continue;
+    }
+    let end = day + DAY_MS;
+    while (end < endDay && deviceIds.some((id) => missing.has(`${id} ${iso(end)}`))) end += DAY_MS;
+    const days = Array.from({ length: (end - day) / DAY_MS }, (_, i) => iso(day + i * DAY_MS));
+    const concerned = deviceIds.filter((id) => days.some((d) => missing.has(`${id} ${d}`)));
+    add(fresh, await readPieces(db, concerned, new Date(day), new Date(end), false));
+    day = end;
+  }
+  await keep(db, [...missing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, generation]) => ({ key, generation, pieces: fresh.get(key) ?? [] })));
+  return fresh;
+}
+
+function add(byDay: Map<string, Piece[]>, pieces: Piece[]): void {
+  for (const p of pieces) {
+    const key = `${p.deviceId} ${p.day}`;
+    const list = byDay.get(key);
+    if (list) list.push(p);
+    else byDay.set(key, [p]);
+  }
+}
+
+/**
+ * Keeps computed days, each only if its generation is still the one read before its positions were
+ * (or it has no row yet). In key order, as marks.ts locks rows, so the two never deadlock.
+ */
+async function keep(db: Db, days: { key: string; generation: number; pieces: Piece[] }[]): Promise<void> {
   await db.query(
-    `INSERT INTO report_days (device_id, day, records, pieces)
+    `INSERT INTO report_days (device_id, day, generation, pieces)
      SELECT * FROM unnest($1::text[], $2::date[], $3::int[], $4::text[])
-     ON CONFLICT (device_id, day) DO UPDATE SET records = excluded.records, pieces = excluded.pieces`,
-    [days.map((d) => d.key.split(' ')[0]), days.map((d) => d.key.split(' ')[1]), days.map((d) => d.records), days.map((d) => JSON.stringify(d.pieces.map(encode)))],
+     ON CONFLICT (device_id, day) DO UPDATE SET pieces = excluded.pieces WHERE report_days.generation = excluded.generation`,
+    [days.map((d) => d.key.split(' ')[0]), days.map((d) => d.key.split(' ')[1]), days.map((d) => d.generation), days.map((d) => JSON.stringify(d.pieces.map(encode)))],
   );
 }
 

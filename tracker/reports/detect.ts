@@ -59,12 +59,15 @@ class Run {
   }
 }
 
-/** A run boundary record: where a trip or stop begins or ends. */
+/** A run boundary record: where a trip or stop begins or ends, its counters those of its run's first or last record. */
 interface Mark {
   time: Date;
   place: Point;
-  counter(key: Counter): number | null;
+  run: Run;
+  end: boolean;
 }
+
+const counter = (m: Mark, key: Counter): number | null => (m.end ? m.run.last(key) : m.run.first(key));
 
 export interface Detected {
   trips: Trip[];
@@ -85,14 +88,14 @@ export function detect(pieces: Piece[], s: TripSettings): Detected {
     return before === null || runs[i]!.start.getTime() - before.time.getTime() > s.maxGapS * 1000;
   };
   const lastPlace = (i: number): Point => runs[i + 1]?.pieces[0]!.before ?? runs[i]!.pieces.at(-1)!.last!;
-  const firstMark = (i: number): Mark => ({ time: runs[i]!.start, place: runs[i]!.pieces[0]!.first, counter: (k) => runs[i]!.first(k) });
-  const lastMark = (i: number): Mark => ({ time: runs[i]!.end, place: lastPlace(i), counter: (k) => runs[i]!.last(k) });
+  const firstMark = (i: number): Mark => ({ time: runs[i]!.start, place: runs[i]!.pieces[0]!.first, run: runs[i]!, end: false });
+  const lastMark = (i: number): Mark => ({ time: runs[i]!.end, place: lastPlace(i), run: runs[i]!, end: true });
 
   // A trip starts where the unit last stood (the record before its first moving one) and ends where it
   // first stands again, unless a silence longer than maxGapS separates them.
   const tripStart = (i: number): Mark => (i > 0 && !gapBefore(i) ? lastMark(i - 1) : firstMark(i));
   const tripEnd = (j: number): Mark => (j + 1 < runs.length && !gapBefore(j + 1) ? firstMark(j + 1) : lastMark(j));
-  const distance = (a: Mark, b: Mark): number => Math.max(0, diff(b.counter('odometer'), a.counter('odometer')) ?? 0);
+  const distance = (a: Mark, b: Mark): number => Math.max(0, diff(counter(b, 'odometer'), counter(a, 'odometer')) ?? 0);
 
   const moving = runs.map((r) => r.moving);
   // A short stop between two movements does not split the trip.
@@ -112,9 +115,16 @@ export function detect(pieces: Piece[], s: TripSettings): Detected {
     const b = tripEnd(j);
     const duration = (b.time.getTime() - a.time.getTime()) / 1000;
     const metres = distance(a, b);
-    const span = runs.slice(i, j + 1).flatMap((r) => r.pieces);
-    const used = diff(b.counter('fuelUsed'), a.counter('fuelUsed'));
-    const level = diff(a.counter('fuel'), b.counter('fuel'));
+    let maxSpeed = 0;
+    let driverUniqueId: string | null = null;
+    for (let k = i; k <= j; k++) {
+      for (const p of runs[k]!.pieces) {
+        maxSpeed = Math.max(maxSpeed, p.maxSpeed);
+        driverUniqueId = p.driverUniqueId ?? driverUniqueId;
+      }
+    }
+    const used = diff(counter(b, 'fuelUsed'), counter(a, 'fuelUsed'));
+    const level = diff(counter(a, 'fuel'), counter(b, 'fuel'));
     return {
       deviceId,
       startTime: a.time,
@@ -124,10 +134,10 @@ export function detect(pieces: Piece[], s: TripSettings): Detected {
       distance: metres,
       duration,
       averageSpeed: duration > 0 ? (metres / duration) * 3.6 : 0,
-      maxSpeed: Math.max(...span.map((p) => p.maxSpeed)),
-      engineHours: diff(b.counter('engineHours'), a.counter('engineHours')),
+      maxSpeed,
+      engineHours: diff(counter(b, 'engineHours'), counter(a, 'engineHours')),
       fuelUsed: used ?? level,
-      driverUniqueId: [...span].reverse().find((p) => p.driverUniqueId !== null)?.driverUniqueId ?? null,
+      driverUniqueId,
     };
   });
   const stops = groups(moving, false).map(([i, j]): Stop => {
