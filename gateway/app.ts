@@ -103,8 +103,6 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const health = healthChecks({ limits, redis, onStoreError: config.RATE_LIMIT_ON_STORE_ERROR, upstreams, agent });
   app.get('/healthz', health.healthz);
   app.get('/readyz', health.readyz);
-  app.use(requestMetrics(metrics.requests, (_req, res) => routeLabel(res)));
-  app.use(requestLogging(logger));
 
   // Token routes: who is calling decides the bucket (token, or address for a failed attempt),
   // so limits run between finding the caller and refusing it.
@@ -115,8 +113,12 @@ export function createGateway(opts: GatewayOptions): Gateway {
     requireScope(),
     streams.middleware,
   );
+  // One router layer for the whole chain, request metrics and log line included: each layer more
+  // costs the router's matching and bookkeeping on every request.
   app.use(
     series(
+      requestMetrics(metrics.requests, (_req, res) => routeLabel(res)),
+      requestLogging(logger),
       noStore,
       dispatch(routeTable(opts.routes ?? ROUTES)),
       function checks(req, res, next) {
