@@ -1,6 +1,7 @@
 // `npm run bench -- gateway`: the same upstream answer ({ data: [50 devices] }) loaded (a) from the
 // upstream directly, (b) through a bare Express + http-proxy-middleware proxy, (c) through the
-// gateway with authentication, scopes, Redis-backed limits and logging. 50 connections, loopback.
+// gateway with authentication, scopes, Redis-backed limits and logging, (d) through nginx (the proxy
+// limit of the machine; left out when nginx is not installed). 50 connections, loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -9,12 +10,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { signToken } from '../shared/tokens.js';
+import { startBenchNginx, type BenchNginx } from './gateway-nginx.js';
 import { BENCH_ACCOUNT } from './gateway-peers.js';
 
 // The processes under test run compiled, as in production: `npm run bench` builds dist/ first.
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const CONNECTIONS = 50;
-// Configurations alternate in rounds, so a change in background load shifts all three alike;
+// Configurations alternate in rounds, so a change in background load shifts all of them alike;
 // each figure is the median of its rounds.
 const ROUNDS = 3;
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 4);
@@ -83,6 +85,7 @@ export async function run(): Promise<void> {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const token = signToken({ tokenId: 'tok_bench', accountId: BENCH_ACCOUNT, scopes: ['read'] }, privateKey);
   logDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
+  let nginx: BenchNginx | null = null;
   try {
     const up = await start('bench/gateway-peers.js', ['upstream', '0']);
     const upstream = `http://127.0.0.1:${up.port}`;
@@ -100,22 +103,28 @@ export async function run(): Promise<void> {
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
     });
+    nginx = await startBenchNginx(up.port);
     const path = '/api/public/v1/devices';
     const configs: [string, string, Record<string, string>, number][] = [
       ['(a) upstream directly', `${upstream}${path}`, {}, up.pid],
       ['(b) bare Express + proxy', `http://127.0.0.1:${proxy.port}${path}`, {}, proxy.pid],
       ['(c) gateway (auth, limits, logs)', `http://127.0.0.1:${gateway.port}${path}`, { authorization: `Bearer ${token}` }, gateway.pid],
     ];
+    if (nginx) configs.push(['(d) nginx proxy', `http://127.0.0.1:${nginx.port}${path}`, {}, nginx.pid]);
+    else process.stdout.write('nginx is not installed: (d) is left out\n');
     process.stdout.write(`GET ${path}, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s per configuration after a ${WARMUP_SECONDS} s warm-up\n`);
     for (const [, url, headers, pid] of configs) await load(url, headers, WARMUP_SECONDS, pid);
     const rounds: Figures[][] = configs.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, [, url, headers, pid]] of configs.entries()) rounds[i]!.push(await load(url, headers, ROUND_SECONDS, pid));
     }
-    const [a, b, c] = configs.map(([name], i) => report(name, rounds[i]!)) as [Figures, Figures, Figures];
-    process.stdout.write(`c/b ${(c.rps / b.rps).toFixed(2)}   c/a ${(c.rps / a.rps).toFixed(2)}   CPU per request b/c ${(b.cpuUs / c.cpuUs).toFixed(2)}   (target: c/b >= 0.8, p99 of c < 10 ms)\n`);
+    const [a, b, c, d] = configs.map(([name], i) => report(name, rounds[i]!)) as [Figures, Figures, Figures, Figures?];
+    const beside = (name: string, x: Figures | undefined, of: (f: Figures) => number) => (x ? `   c/${name} ${(of(c) / of(x)).toFixed(2)}` : '');
+    process.stdout.write(`req/s c/b ${(c.rps / b.rps).toFixed(2)}${beside('nginx', d, (f) => f.rps)}   c/a ${(c.rps / a.rps).toFixed(2)}   (target: c/b >= 0.8, p99 of c < 10 ms)\n`);
+    process.stdout.write(`CPU per request c/b ${(c.cpuUs / b.cpuUs).toFixed(2)}${beside('nginx', d, (f) => f.cpuUs)}   (target: c/b <= 1.2)\n`);
     process.stdout.write(`load average while measuring: ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores\n`);
   } finally {
+    nginx?.stop();
     for (const child of children) child.kill('SIGTERM');
     rmSync(logDir, { recursive: true, force: true });
   }

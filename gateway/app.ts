@@ -3,7 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
-import type { GatewayConfig } from '../shared/config.js';
+import { trackerUrls, type GatewayConfig } from '../shared/config.js';
 import { errorHandler, noStore, requestLogging } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
 import { requestMetrics } from '../shared/metrics.js';
@@ -18,6 +18,7 @@ import { dispatch, matchOf, routeLabel, ROUTES, routeTable, type RouteSpec } fro
 import { requireScope } from './scopes.js';
 import { streamSlots, type StreamSlots } from './stream-slots.js';
 import { tokenStatus } from './token-status.js';
+import { trackerUpstreams } from './upstreams.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -63,6 +64,7 @@ function series(...handlers: RequestHandler[]): RequestHandler {
 export function createGateway(opts: GatewayOptions): Gateway {
   const { config, logger } = opts;
   const agent = upstreamAgent();
+  const upstreams = trackerUpstreams(trackerUrls(config.TRACKER_URL));
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
   const limits = rateLimits({
     perMinute: {
@@ -81,9 +83,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
     logger,
   });
   const streams = streamSlots({ perToken: config.STREAM_MAX_PER_TOKEN, redis, prefix: config.RATE_LIMIT_PREFIX, logger });
-  const metrics = gatewayMetrics(limits, redis);
+  const metrics = gatewayMetrics(limits, upstreams, redis);
   const isActive = tokenStatus({
-    trackerUrl: config.TRACKER_URL,
+    upstreams,
     gatewaySecret: opts.gatewaySecret,
     agent,
     cacheMs: config.TOKEN_CACHE_MS,
@@ -98,11 +100,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
 
   // Probes: before the route table, the metrics and the request log.
-  const health = healthChecks({ limits, redis, onStoreError: config.RATE_LIMIT_ON_STORE_ERROR, trackerUrl: config.TRACKER_URL, agent });
+  const health = healthChecks({ limits, redis, onStoreError: config.RATE_LIMIT_ON_STORE_ERROR, upstreams, agent });
   app.get('/healthz', health.healthz);
   app.get('/readyz', health.readyz);
-  app.use(requestMetrics(metrics.requests, (_req, res) => routeLabel(res)));
-  app.use(requestLogging(logger));
 
   // Token routes: who is calling decides the bucket (token, or address for a failed attempt),
   // so limits run between finding the caller and refusing it.
@@ -113,8 +113,12 @@ export function createGateway(opts: GatewayOptions): Gateway {
     requireScope(),
     streams.middleware,
   );
+  // One router layer for the whole chain, request metrics and log line included: each layer more
+  // costs the router's matching and bookkeeping on every request.
   app.use(
     series(
+      requestMetrics(metrics.requests, (_req, res) => routeLabel(res)),
+      requestLogging(logger),
       noStore,
       dispatch(routeTable(opts.routes ?? ROUTES)),
       function checks(req, res, next) {
@@ -122,7 +126,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         limits.middleware(req, res, next);
       },
       bodyLimit(),
-      forward({ target: config.TRACKER_URL, gatewaySecret: opts.gatewaySecret, agent, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
+      forward({ upstreams, gatewaySecret: opts.gatewaySecret, agent, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
     ),
   );
   app.use(errorHandler());

@@ -3,7 +3,7 @@
 // dashboard, and per webhook id for inbound webhooks (after a per-address count of refused inbound
 // calls; a refused call is counted only there). Counts live in Redis when given (shared by every replica).
 import type { RequestHandler, Request, Response } from 'express';
-import { rateLimit, ipKeyGenerator, MemoryStore, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../shared/errors.js';
@@ -59,28 +59,48 @@ const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   dashboard: byAddress,
 };
 
-const refused = (_req: Request, res: Response) => res.statusCode === 401;
-/** The count keeps only refused calls: every other answer gives its hit back. */
-const COUNTS_ONLY_REFUSED = { skipSuccessfulRequests: true, requestWasSuccessful: (req: Request, res: Response) => !refused(req, res) };
+const refused = (res: Response) => res.statusCode === 401;
+
 /**
- * A webhook's count keeps only the calls its secret let in: a refused one gives its hit back, so
- * wrong-secret calls from anywhere cannot use up the budget of the webhook's real sender.
+ * Limits that keep only some answers in their count; every other answer gives its hit back once it
+ * is out. `inboundRefused` keeps only refused calls. `inbound` (a webhook's count) keeps only the
+ * calls its secret let in, so wrong-secret calls from anywhere cannot use up the budget of the
+ * webhook's real sender; an answer cut short is given back too.
  */
-const COUNTS_ONLY_AUTHENTIC = { skipFailedRequests: true, requestWasSuccessful: (req: Request, res: Response) => !refused(req, res) };
+type GiveBack = 'unlessRefused' | 'ifRefusedOrCut';
+const GIVES_BACK: Partial<Record<LimitName, GiveBack>> = { inboundRefused: 'unlessRefused', inbound: 'ifRefusedOrCut' };
+
+function giveBackWhen(rule: GiveBack, store: Store, key: string, res: Response): void {
+  let given = false;
+  const giveBack = () => {
+    if (given) return;
+    given = true;
+    // A failed call is counted by the guarded store; the hit then stays, as the store cannot be told.
+    void Promise.resolve(store.decrement(key)).catch(() => undefined);
+  };
+  res.once('finish', () => {
+    if (refused(res) === (rule === 'ifRefusedOrCut')) giveBack();
+  });
+  if (rule === 'ifRefusedOrCut') res.once('close', () => !res.writableEnded && giveBack());
+}
+
+interface Limiter {
+  store: Store;
+  limit: number;
+  keyOf: (req: Request, res: Response) => string;
+  givesBack?: GiveBack;
+  writeHeaders: ReturnType<typeof headerWriter>;
+}
 
 type Info = { remaining: number; resetTime?: Date };
-const infoOf = (req: Request) => (req as Request & { rateLimit?: Info }).rateLimit;
 
 // Whole seconds, at least 1: a client told "0" would retry at once into the same window.
-function retryAfter(info: Info | undefined): string {
-  const reset = info?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
+function retryAfter(info: Info): string {
+  const reset = info.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
   return String(Math.max(1, Math.ceil((reset - Date.now()) / 1000)));
 }
 
-/**
- * The limit headers, written here rather than by express-rate-limit: the policy text is built once
- * per bucket, and the per-request hash (the optional partition key) and extra Date header are skipped.
- */
+/** The limit headers; the policy text is built once per bucket. */
 function headerWriter(name: LimitName, limit: number) {
   const limitText = String(limit);
   const policy = `"${name}"; q=${limit}; w=${WINDOW_MS / 1000}`;
@@ -118,36 +138,33 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
 
   const limiters = Object.fromEntries(
     (Object.keys(KEYS) as LimitName[]).map((name) => {
-      const handler = rateLimit({
-        windowMs: WINDOW_MS,
-        limit: opts.perMinute[name],
-        store: store(name),
-        keyGenerator: KEYS[name],
-        legacyHeaders: false,
-        standardHeaders: false,
-        // One limiter per request by construction (the route picks it): the per-request
-        // double-count bookkeeping would only cost allocations.
-        validate: { singleCount: false },
-        ...(name === 'inboundRefused' ? COUNTS_ONLY_REFUSED : name === 'inbound' ? COUNTS_ONLY_AUTHENTIC : {}),
-        logger: opts.logger,
-        handler: (req, _res, next) => {
-          rejected.set(name, rejected.get(name)! + 1);
-          const seconds = retryAfter(infoOf(req));
-          next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
-        },
-      });
-      return [name, { handler, writeHeaders: headerWriter(name, opts.perMinute[name]) }];
+      const s = store(name);
+      s.init?.({ windowMs: WINDOW_MS } as Options);
+      const limit = opts.perMinute[name];
+      return [name, { store: s, limit, keyOf: KEYS[name], givesBack: GIVES_BACK[name], writeHeaders: headerWriter(name, limit) }];
     }),
-  ) as Record<LimitName, { handler: RateLimitRequestHandler; writeHeaders: ReturnType<typeof headerWriter> }>;
+  ) as Record<LimitName, Limiter>;
 
+  /**
+   * Counts the request against one limit: a single store call (one EVALSHA on Redis), then the
+   * headers, then the 429 past the limit. The count is given back once the answer is out when the
+   * limit counts only some answers (refused or authentic inbound calls).
+   */
   function count(name: LimitName, req: Request, res: Response, next: (err?: unknown) => void) {
     const limiter = limiters[name];
-    void limiter.handler(req, res, (err?: unknown) => {
-      if (err instanceof StoreFailure) return next(opts.onStoreError === 'open' ? undefined : UNAVAILABLE);
-      const info = infoOf(req);
-      if (info) limiter.writeHeaders(res, info);
-      next(err);
-    });
+    const key = limiter.keyOf(req, res);
+    Promise.resolve(limiter.store.increment(key)).then(
+      ({ totalHits, resetTime }) => {
+        const info: Info = { remaining: Math.max(limiter.limit - totalHits, 0), resetTime };
+        limiter.writeHeaders(res, info);
+        if (limiter.givesBack) giveBackWhen(limiter.givesBack, limiter.store, key, res);
+        if (totalHits <= limiter.limit) return next();
+        rejected.set(name, rejected.get(name)! + 1);
+        const seconds = retryAfter(info);
+        next(new ApiError('rate_limited', `rate limit exceeded; retry in ${seconds} s`, { 'Retry-After': seconds }));
+      },
+      (err: unknown) => next(!(err instanceof StoreFailure) ? err : opts.onStoreError === 'open' ? undefined : UNAVAILABLE),
+    );
   }
 
   function middleware(req: Request, res: Response, next: (err?: unknown) => void) {

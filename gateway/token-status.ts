@@ -1,12 +1,14 @@
 // Whether a token is still active, asked of the tracker (GET /internal/tokens/:id) and trusted for
 // a short time: revocation reaches every replica within the cache time plus one round trip. An answer
-// holds for the (token id, account) pair it was given for, never for the id alone.
+// holds for the (token id, account) pair it was given for, never for the id alone. A tracker that
+// cannot be reached is passed over for the next, as for forwarded requests.
 import http from 'node:http';
 import { ApiError } from '../shared/errors.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
+import { isUnreachable, type Upstream, type Upstreams } from './upstreams.js';
 
 export interface TokenStatusOptions {
-  trackerUrl: string;
+  upstreams: Upstreams;
   gatewaySecret: string;
   agent: http.Agent;
   /** How long an answer is trusted (at most 1000 ms, the revocation promise). */
@@ -36,7 +38,6 @@ function retryAfterOf(res: http.IncomingMessage): string {
 export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
   if (!(opts.cacheMs >= 0 && opts.cacheMs <= 1000)) throw new Error('tokenStatus: cacheMs must be within 0..1000');
   if (!(opts.maxEntries >= 1)) throw new Error('tokenStatus: maxEntries must be at least 1');
-  const base = new URL(opts.trackerUrl);
   const entries = new Map<string, Entry>();
   // A token id seen under another account is another entry: the answer for one says nothing of the other.
   const keyOf = (tokenId: string, accountId: string) => `${tokenId} ${accountId}`;
@@ -44,13 +45,13 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
   // never waits for the tracker while a quiet one is never trusted longer than cacheMs.
   const refreshAfter = opts.cacheMs / 2;
 
-  function ask(tokenId: string, accountId: string): Promise<boolean> {
+  function ask(tokenId: string, accountId: string, tried: Upstream[] = []): Promise<boolean> {
+    const upstream = opts.upstreams.pick(tried)!;
     return new Promise((resolve, reject) => {
       const req = http.request(
         {
-          protocol: base.protocol,
-          hostname: base.hostname,
-          port: base.port,
+          hostname: upstream.hostname,
+          port: upstream.port,
           path: `/internal/tokens/${encodeURIComponent(tokenId)}`,
           method: 'GET',
           agent: opts.agent,
@@ -58,6 +59,7 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
           timeout: opts.timeoutMs,
         },
         (res) => {
+          opts.upstreams.answered(upstream);
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => (text += chunk));
@@ -76,8 +78,14 @@ export function tokenStatus(opts: TokenStatusOptions): TokenStatus {
           res.on('error', () => reject(new ApiError('backend_unavailable')));
         },
       );
-      req.on('timeout', () => req.destroy());
-      req.on('error', () => reject(new ApiError('backend_unavailable')));
+      req.on('timeout', () => req.destroy(Object.assign(new Error('upstream timeout'), { code: 'UPSTREAM_TIMEOUT' })));
+      req.on('error', (err) => {
+        if (!isUnreachable(err)) return reject(new ApiError('backend_unavailable'));
+        opts.upstreams.failed(upstream);
+        const next = [...tried, upstream];
+        if (next.length < opts.upstreams.list.length) resolve(ask(tokenId, accountId, next));
+        else reject(new ApiError('backend_unavailable'));
+      });
       req.end();
     });
   }

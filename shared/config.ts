@@ -20,6 +20,29 @@ const duration = z.string().transform((v, ctx) => {
   }
   return ms;
 });
+/** TRACKER_URL: one tracker's URL, or a comma-separated list of them; see trackerUrls(). */
+const MAX_TRACKERS = 32;
+const trackerList = z
+  .string()
+  .max(4096)
+  .transform((v, ctx) => {
+    const list = trackerUrls(v);
+    const bad = list.length === 0 || list.length > MAX_TRACKERS || new Set(list).size !== list.length || list.some((u) => !URL.canParse(u) || new URL(u).protocol !== 'http:');
+    if (bad) {
+      ctx.addIssue({ code: 'custom', message: `expected an absolute URL such as http://host:port, or a comma-separated list of up to ${MAX_TRACKERS} different ones` });
+      return z.NEVER;
+    }
+    return list.join(',');
+  });
+
+/** The tracker URLs a TRACKER_URL setting names, in order. */
+export function trackerUrls(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+}
+
 /** What a position filter does with a position it catches: store it flagged, drop it, or nothing. */
 const filterAction = z.enum(['flag', 'drop', 'off']);
 const durations = z.string().transform((v, ctx) => {
@@ -35,7 +58,7 @@ const durations = z.string().transform((v, ctx) => {
 const common = {
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRACKER_URL: url.default('http://127.0.0.1:8081'),
+  TRACKER_URL: trackerList.default('http://127.0.0.1:8081'),
   DATA_DIR: z.string().min(1).default('./data'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
   JWT_PUBLIC_KEY: optionalText,

@@ -4,6 +4,7 @@ import http, { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tokenStatus } from '../../gateway/token-status.js';
+import { trackerUpstreams } from '../../gateway/upstreams.js';
 
 const SECRET = 's'.repeat(40);
 let server: Server;
@@ -31,7 +32,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const status = (cacheMs: number, maxEntries = 100) => tokenStatus({ trackerUrl: url, gatewaySecret: SECRET, agent, cacheMs, timeoutMs: 1000, maxEntries });
+const status = (cacheMs: number, maxEntries = 100) => tokenStatus({ upstreams: trackerUpstreams([url]), gatewaySecret: SECRET, agent, cacheMs, timeoutMs: 1000, maxEntries });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('token status', () => {

@@ -85,7 +85,7 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-function accepts(port: number): Promise<boolean> {
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1');
     s.once('connect', () => (s.destroy(), resolve(true)));

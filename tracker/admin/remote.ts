@@ -1,7 +1,8 @@
-// Runs an operator command through a running tracker's internal endpoint, or takes the embedded
-// database's lock when no tracker runs, so the CLI opens the data itself only when nobody else has it.
+// Runs an operator command through a running tracker's internal endpoint (the first of TRACKER_URL),
+// or takes the embedded database's lock when no tracker runs, so the CLI opens the data itself only
+// when nobody else has it.
 import { resolve } from 'node:path';
-import type { TrackerConfig } from '../../shared/config.js';
+import { trackerUrls, type TrackerConfig } from '../../shared/config.js';
 import { ApiError, type ErrorCode } from '../../shared/errors.js';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { loadTrackerKeys } from '../boot.js';
@@ -22,7 +23,7 @@ export async function callTracker(config: TrackerConfig, command: string, args: 
   const { gatewaySecret } = loadTrackerKeys(config);
   let res: Response;
   try {
-    res = await fetch(new URL('/internal/admin', config.TRACKER_URL), {
+    res = await fetch(new URL('/internal/admin', trackerUrls(config.TRACKER_URL)[0]), {
       method: 'POST',
       headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.secret]: gatewaySecret },
       body: JSON.stringify({ command, args }),
