@@ -3,6 +3,7 @@
 // an unknown identifier and stores nothing; with it the report is stored, and the key is neither
 // logged nor kept with the position.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Agent, request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { osmandJson, osmandQueryString } from '../../tracker/simulator/frames/osmand.js';
 import { runCli } from '../helpers/cli.js';
@@ -62,6 +63,60 @@ describe('operator CLI', () => {
     await tracker.stop();
     expect(tracker.logs.join('\n')).not.toContain(key);
     expect(tracker.logs.join('\n')).not.toContain(given);
+  });
+});
+
+/** GET on one kept-alive connection; says whether the connection was reused. */
+function reportOn(agent: Agent, port: number, path: string): Promise<{ status: number; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a phone on one kept-alive connection', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await createStack();
+  });
+  afterAll(async () => {
+    await stopAllServices();
+    await stack.close();
+  });
+
+  test('a new key, or the unit given another identifier, holds from the next report on the same connection', async () => {
+    const acc = await stack.account('Phones');
+    const imei = '359633100000951';
+    const deviceId = await stack.device(acc, imei);
+    const tracker = await stack.startTracker();
+    const cli = (...args: string[]) => runCli(['devices', ...args, '--json'], { DATABASE_URL: stack.database.url, DATA_DIR: stack.database.dataDir });
+    const { key: first } = JSON.parse((await cli('key', deviceId, '--set')).stdout) as { key: string };
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const port = tracker.devicePorts.osmand!;
+    const times = async () => (await stored(stack.admin.db, deviceId)).map((p) => p.t.getTime());
+    try {
+      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(10))}&key=${first}`)).toEqual({ status: 200, reused: false });
+      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(11))}&key=${first}`)).toEqual({ status: 200, reused: true });
+      expect(await times()).toEqual([fix(10).time.getTime(), fix(11).time.getTime()]);
+
+      const { key: second } = JSON.parse((await cli('key', deviceId, '--set')).stdout) as { key: string };
+      await new Promise((r) => setTimeout(r, 300)); // the notice reaches the tracker
+      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(12))}&key=${first}`)).toEqual({ status: 200, reused: true });
+      expect(await times()).not.toContain(fix(12).time.getTime());
+      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(13))}&key=${second}`)).toEqual({ status: 200, reused: true });
+      expect(await times()).toContain(fix(13).time.getTime());
+
+      expect((await cli('update', deviceId, '--imei', '359633100000952')).stderr).toBe('');
+      await new Promise((r) => setTimeout(r, 300));
+      await reportOn(agent, port, `/?${osmandQueryString(imei, fix(14))}&key=${second}`);
+      expect(await times()).not.toContain(fix(14).time.getTime());
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

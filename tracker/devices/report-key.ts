@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { hashSecret, newSecret, secretMatches } from '../inbound/secret.js';
 import type { Queryable } from '../storage/db.js';
+import { disconnectDevice } from './removal.js';
 
 /** What an operator may give as a key instead of a generated one (what fits in a phone app's URL field). */
 export const reportKey = z
@@ -18,13 +19,17 @@ export const reportKey = z
 export async function setReportKey(db: Queryable, deviceId: string, given?: string): Promise<string | null> {
   const key = given ?? newSecret();
   const rows = await db.query('UPDATE devices SET report_key_hash = $2 WHERE id = $1 RETURNING id', [deviceId, hashSecret(key)]);
-  return rows.length > 0 ? key : null;
+  if (rows.length === 0) return null;
+  await disconnectDevice(db, deviceId); // a phone accepted under the old key must present the new one
+  return key;
 }
 
 /** Reports without a key are accepted again; false: no such unit. */
 export async function clearReportKey(db: Queryable, deviceId: string): Promise<boolean> {
   const rows = await db.query('UPDATE devices SET report_key_hash = NULL WHERE id = $1 RETURNING id', [deviceId]);
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await disconnectDevice(db, deviceId);
+  return true;
 }
 
 /** The hash of the unit's key; null when it has none. */

@@ -36,6 +36,12 @@ export interface DeviceRow {
   created_at: Date;
 }
 
+/**
+ * The columns a Device is made of: the row also holds the device's running state (counters, latest
+ * telemetry and alarms: positions/device-state.ts), which a lookup would fetch and parse for nothing.
+ */
+const DEVICE_COLUMNS = 'id, account_id, name, plate, imei, protocol, status, last_lat, last_lng, last_speed, last_heading, last_update, created_at';
+
 export const toDevice = (r: DeviceRow): Device => ({
   id: r.id,
   accountId: r.account_id,
@@ -63,7 +69,7 @@ export interface NewDevice {
 export async function addDevice(db: Queryable, d: NewDevice): Promise<Device> {
   try {
     const rows = await db.query<DeviceRow>(
-      'INSERT INTO devices (id, account_id, imei, name, plate) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      `INSERT INTO devices (id, account_id, imei, name, plate) VALUES ($1, $2, $3, $4, $5) RETURNING ${DEVICE_COLUMNS}`,
       [newId('dev'), d.accountId, d.imei, d.name, d.plate ?? ''],
     );
     return toDevice(rows[0]!);
@@ -87,7 +93,7 @@ export interface DeviceChanges {
 export async function updateDevice(db: Queryable, accountId: string, id: string, changes: DeviceChanges): Promise<Device | null> {
   try {
     const rows = await db.query<DeviceRow>(
-      'UPDATE devices SET name = coalesce($3, name), plate = coalesce($4, plate), imei = coalesce($5, imei) WHERE account_id = $1 AND id = $2 RETURNING *',
+      `UPDATE devices SET name = coalesce($3, name), plate = coalesce($4, plate), imei = coalesce($5, imei) WHERE account_id = $1 AND id = $2 RETURNING ${DEVICE_COLUMNS}`,
       [accountId, id, changes.name ?? null, changes.plate ?? null, changes.imei ?? null],
     );
     return rows[0] ? toDevice(rows[0]) : null;
@@ -106,7 +112,7 @@ export async function addDevices(db: Queryable, accountId: string, items: readon
   const rows = await db.query<DeviceRow>(
     `INSERT INTO devices (id, account_id, imei, name, plate)
      SELECT id, $1, imei, name, plate FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS i (id, imei, name, plate)
-     ON CONFLICT (imei) DO NOTHING RETURNING *`,
+     ON CONFLICT (imei) DO NOTHING RETURNING ${DEVICE_COLUMNS}`,
     [accountId, items.map(() => newId('dev')), items.map((i) => i.imei), items.map((i) => i.name), items.map((i) => i.plate ?? '')],
   );
   return new Map(rows.map((r) => [r.imei, toDevice(r)]));
@@ -116,22 +122,22 @@ export async function addDevices(db: Queryable, accountId: string, items: readon
 export const conflict = (imei: string) => new ApiError('conflict', `a device with identifier ${imei} already exists`);
 
 export async function listDevices(db: Queryable, accountId: string): Promise<Device[]> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 ORDER BY lower(name), id', [accountId]);
+  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE account_id = $1 ORDER BY lower(name), id`, [accountId]);
   return rows.map(toDevice);
 }
 
 export async function findDeviceByImei(db: Queryable, imei: string): Promise<Device | null> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE imei = $1', [imei]);
+  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE imei = $1`, [imei]);
   return rows[0] ? toDevice(rows[0]) : null;
 }
 
 /** A device of any account, by id: for the operator, who acts across accounts. */
 export async function findAnyDevice(db: Queryable, id: string): Promise<Device | null> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE id = $1', [id]);
+  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1`, [id]);
   return rows[0] ? toDevice(rows[0]) : null;
 }
 
 export async function findDevice(db: Queryable, accountId: string, id: string): Promise<Device | null> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND id = $2', [accountId, id]);
+  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE account_id = $1 AND id = $2`, [accountId, id]);
   return rows[0] ? toDevice(rows[0]) : null;
 }

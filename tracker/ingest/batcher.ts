@@ -69,7 +69,11 @@ export class RemovedDevicesError extends Error {
   }
 }
 
-const deviceIdsOf = (w: Waiter) => [...w.rows.map((r) => r.deviceId), ...w.reports.map((r) => r.deviceId)];
+function deviceIdsOf(w: Waiter, into: Set<string> = new Set()): Set<string> {
+  for (const r of w.rows) into.add(r.deviceId);
+  for (const r of w.reports) into.add(r.deviceId);
+  return into;
+}
 
 export class PositionBatcher {
   private pending: Waiter[] = [];
@@ -136,7 +140,8 @@ export class PositionBatcher {
     try {
       const { kept, stored, dropped, events } = await this.db.transaction(async (tx) => {
         const reports = waiters.flatMap((w) => w.reports);
-        const ids = new Set(waiters.flatMap(deviceIdsOf));
+        const ids = new Set<string>();
+        for (const w of waiters) deviceIdsOf(w, ids);
         const states = await lockDeviceStates(tx, ids);
         if (states.size < ids.size) throw new RemovedDevicesError(new Set([...ids].filter((id) => !states.has(id))));
         const sequenced = sequence(rows, states, this.options.sequence);
@@ -157,7 +162,7 @@ export class PositionBatcher {
       this.onCommitted?.(stored, events);
     } catch (err) {
       if (err instanceof RemovedDevicesError) {
-        const refused = (w: Waiter) => deviceIdsOf(w).some((id) => err.ids.has(id));
+        const refused = (w: Waiter) => [...deviceIdsOf(w)].some((id) => err.ids.has(id));
         for (const w of waiters.filter(refused)) w.reject(err);
         await this.write(waiters.filter((w) => !refused(w)));
         return;

@@ -8,10 +8,16 @@
 // unit with no queued command (200, empty), after about as long; each address has a report budget.
 // Behind a TCP balancer (DEVICE_PROXY_PROTOCOL) each connection's PROXY protocol header is read
 // before the HTTP parser sees it, and its address is the phone's.
+// A phone keeps its connection open between reports: once a report on a connection is accepted, the
+// next ones with the same identifier and key are accepted without looking the unit up again, as a
+// TCP device identifies once per connection, until the unit is removed, given another identifier
+// or report key (forget), or the phone is detached.
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { closeServer } from '../../shared/http.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
+import { hashSecret } from '../inbound/secret.js';
 import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
 import type { LiveConnection } from './connections.js';
@@ -75,8 +81,20 @@ class AnswerTime {
 export interface HttpReportServer {
   port: number;
   server: Server;
+  /** The unit was removed or its identifier or report key changed: its next report is looked up again. */
+  forget(deviceId: string): void;
   /** Graceful stop: reports in flight are stored and answered; what is left at the deadline is cut. */
   close(deadline: number): Promise<void>;
+}
+
+/** What a connection's last accepted report established. */
+interface Accepted {
+  identity: string;
+  /** The hash of the key that report presented; null: it presented none. */
+  keyHash: Buffer | null;
+  deviceId: string;
+  /** The phone's handle when it was accepted: once detached or forgotten, the entry is void. */
+  conn: LiveConnection;
 }
 
 export interface HttpReportLimits {
@@ -89,6 +107,15 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
   const budgets = new ReportWindows(limits.reportsPerMinute);
   const answerTime = new AnswerTime();
+  const accepted = new WeakMap<Socket, Accepted>();
+
+  /** The unit a report on this connection speaks for without a lookup, or null when it must be looked up. */
+  function acceptedBefore(socket: Socket, identity: string, key: string | undefined): string | null {
+    const a = accepted.get(socket);
+    if (!a || a.identity !== identity || online.get(a.deviceId)?.conn !== a.conn) return null;
+    if (a.keyHash === null || key === undefined) return a.keyHash === null && key === undefined ? a.deviceId : null;
+    return timingSafeEqual(a.keyHash, hashSecret(key)) ? a.deviceId : null;
+  }
 
   /** Stands for a device while no report of it was accepted here: it speaks for no one. */
   const absent: LiveConnection = { protocol: protocol.name, write: null, close: () => undefined };
@@ -142,7 +169,8 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     // Like any malformed report, an implausible one is refused whole, with the reason, before any lookup.
     const screened = screenReport(deps, protocol.name, decoded.identity.slice(0, 20), decoded.positions, decoded.attributes);
     if (screened.refused) return reply(400, `implausible ${screened.refused}: report refused`);
-    const device = await identify(deps, protocol.name, decoded.identity, async (found) => reportKeyAccepts(await reportKeyHash(deps.db, found.id), key));
+    const known = acceptedBefore(req.socket, decoded.identity, key);
+    const device = known ? { id: known } : await identify(deps, protocol.name, decoded.identity, async (found) => reportKeyAccepts(await reportKeyHash(deps.db, found.id), key));
     // Under DEVICE_TAKEOVER=older a report is refused while a TCP connection speaks for the unit.
     if (!device || standing(deps, device.id, { conn: online.get(device.id)?.conn ?? absent, remoteAddress }) === 'refused') {
       await answerTime.waitFrom(startedAt);
@@ -150,6 +178,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     }
     await store(deps, device.id, screened);
     const conn = seen(device.id, remoteAddress);
+    if (!known) accepted.set(req.socket, { identity: decoded.identity, keyHash: key === undefined ? null : hashSecret(key), deviceId: device.id, conn });
     await answered(deps, device.id, { conn, remoteAddress }, decoded, screened.positions);
     const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);
@@ -185,6 +214,9 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
   return {
     port: bound,
     server,
+    forget(deviceId) {
+      online.get(deviceId)?.conn.close();
+    },
     async close(deadline) {
       for (const { timer } of online.values()) clearTimeout(timer);
       await closeServer(server, deadline);

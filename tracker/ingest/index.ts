@@ -68,8 +68,6 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   };
   exposeIngest(ctx.metrics.registry, deps);
   await dispatcher.start();
-  // A device removed, or given another identifier, from any process: its connection here is closed.
-  const unlistenDisconnect = await db.listen(DEVICE_DISCONNECT_CHANNEL, (deviceId) => connections.get(deviceId)?.close());
 
   const dedicated = Object.keys(PROTOCOL_PORTS).map((name) => ({ name, port: config[portSetting(name) as keyof typeof config] as number }));
   const listeners: Listener[] = [
@@ -78,6 +76,12 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   ];
   const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS, proxyProtocol: config.DEVICE_PROXY_PROTOCOL }, deps);
   const osmandServer = await startHttpReportServer(osmand, config.OSMAND_PORT, config.DEVICE_HOST, { reportsPerMinute: config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, proxyProtocol: config.DEVICE_PROXY_PROTOCOL }, deps);
+  // A device removed, or given another identifier or report key, from any process: its connection
+  // here is closed and a phone's next report is looked up again.
+  const unlistenDisconnect = await db.listen(DEVICE_DISCONNECT_CHANNEL, (deviceId) => {
+    connections.get(deviceId)?.close();
+    osmandServer.forget(deviceId);
+  });
   let sweeping = false;
   const offlineSweep = setInterval(() => {
     if (sweeping) return;

@@ -70,7 +70,8 @@ export async function lockDeviceStates(tx: Queryable, ids: Iterable<string>): Pr
 /**
  * Writes back what changed, one statement for the batch; a part left unchanged keeps its columns.
  * The rows go as one JSON document (one native stringify here, one parse there): far cheaper than
- * thirteen arrays whose JSON texts would each be escaped into an array literal.
+ * thirteen arrays whose JSON texts would each be escaped into an array literal. Times go as epoch
+ * milliseconds.
  */
 export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceState>): Promise<void> {
   const dirty: Record<string, unknown>[] = [];
@@ -79,7 +80,7 @@ export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceSta
     const row: Record<string, unknown> = { id: s.id };
     if (s.changed.current) {
       const c = s.current!;
-      row.t = c.time;
+      row.t = c.time.getTime();
       row.lat = c.lat;
       row.lng = c.lng;
       row.speed = c.speed;
@@ -87,7 +88,7 @@ export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceSta
     }
     if (s.changed.counters) {
       row.counted = true;
-      row.ct = s.counters.time;
+      row.ct = s.counters.time?.getTime() ?? null;
       row.co = s.counters.odometer;
       row.ch = s.counters.engineHours;
       row.ci = s.counters.ignition;
@@ -102,14 +103,14 @@ export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceSta
   await tx.query(
     `UPDATE devices d SET
        last_lat = coalesce(u.lat, d.last_lat), last_lng = coalesce(u.lng, d.last_lng), last_speed = coalesce(u.speed, d.last_speed),
-       last_heading = CASE WHEN u.t IS NULL THEN d.last_heading ELSE u.heading END, last_update = coalesce(u.t, d.last_update),
-       counter_time = CASE WHEN u.counted THEN u.ct ELSE d.counter_time END,
+       last_heading = CASE WHEN u.t IS NULL THEN d.last_heading ELSE u.heading END, last_update = coalesce(to_timestamp(u.t / 1000), d.last_update),
+       counter_time = CASE WHEN u.counted THEN to_timestamp(u.ct / 1000) ELSE d.counter_time END,
        counter_odometer = CASE WHEN u.counted THEN u.co ELSE d.counter_odometer END,
        counter_engine_hours = CASE WHEN u.counted THEN u.ch ELSE d.counter_engine_hours END,
        counter_ignition = CASE WHEN u.counted THEN u.ci ELSE d.counter_ignition END,
        telemetry = coalesce(u.tel::text, d.telemetry), alarms = coalesce(u.al::jsonb, d.alarms)
-     FROM json_to_recordset($1::json) AS u(id text, t timestamptz, lat float8, lng float8, speed float8, heading float8,
-       counted boolean, ct timestamptz, co float8, ch float8, ci boolean, tel json, al json)
+     FROM json_to_recordset($1::json) AS u(id text, t float8, lat float8, lng float8, speed float8, heading float8,
+       counted boolean, ct float8, co float8, ch float8, ci boolean, tel json, al json)
      WHERE d.id = u.id`,
     [JSON.stringify(dirty)],
   );

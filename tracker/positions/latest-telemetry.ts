@@ -63,12 +63,12 @@ function merge(into: LatestTelemetry, attributes: Telemetry, time: string): bool
  * states. A report without a fix carries no device time: the time it was received stands in.
  */
 export function mergeLatest(states: Map<string, Merging>, positions: readonly DevicePosition[], reports: readonly DeviceReport[]): void {
-  const into = (deviceId: string, attributes: Telemetry, time: () => Date) => {
-    const state = states.get(deviceId);
-    if (state && carriesLatest(attributes) && merge(state.latest, attributes, time().toISOString())) state.changed.latest = true;
-  };
-  for (const r of positions) into(r.deviceId, r.position.attributes, () => r.position.deviceTime);
-  for (const r of reports) into(r.deviceId, r.attributes, () => r.receivedAt);
+  for (const r of positions) mergeInto(states.get(r.deviceId), r.position.attributes, r.position.deviceTime);
+  for (const r of reports) mergeInto(states.get(r.deviceId), r.attributes, r.receivedAt);
+}
+
+function mergeInto(state: Merging | undefined, attributes: Telemetry, time: Date): void {
+  if (state && carriesLatest(attributes) && merge(state.latest, attributes, time.toISOString())) state.changed.latest = true;
 }
 
 /** A device's latest telemetry; empty for one that never reported any. */

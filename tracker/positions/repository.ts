@@ -24,14 +24,21 @@ function asRecord(r: DevicePosition): Record<string, unknown> {
  */
 export async function insertPositions(db: Queryable, rows: DevicePosition[]): Promise<DevicePosition[]> {
   if (rows.length === 0) return [];
-  const inserted = await db.query<{ device_id: string; device_time: Date }>(
-    `INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered)
-     SELECT * FROM json_to_recordset($1::json) AS r(device_id text, device_time timestamptz, valid boolean, lat float8, lng float8,
-       speed real, heading real, altitude real, satellites smallint, attributes jsonb, filtered text)
-     ON CONFLICT DO NOTHING RETURNING device_id, device_time`,
-    [JSON.stringify(rows.map(asRecord))],
+  // The usual batch stores every row: then only a count comes back, and the rows stored are named
+  // (device and epoch milliseconds) only when some were skipped.
+  const [result] = await db.query<{ n: number; fresh: [string, number][] | null }>(
+    `WITH added AS (
+       INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered)
+       SELECT * FROM json_to_recordset($1::json) AS r(device_id text, device_time timestamptz, valid boolean, lat float8, lng float8,
+         speed real, heading real, altitude real, satellites smallint, attributes jsonb, filtered text)
+       ON CONFLICT DO NOTHING RETURNING device_id, device_time)
+     SELECT count(*)::int AS n,
+       CASE WHEN count(*) < $2 THEN json_agg(json_build_array(device_id, (extract(epoch FROM device_time) * 1000)::float8)) END AS fresh
+     FROM added`,
+    [JSON.stringify(rows.map(asRecord)), rows.length],
   );
-  const fresh = new Set(inserted.map((r) => `${r.device_id} ${r.device_time.getTime()}`));
+  if (result!.n === rows.length) return rows;
+  const fresh = new Set((result!.fresh ?? []).map(([id, t]) => `${id} ${t}`));
   return rows.filter((r) => fresh.delete(`${r.deviceId} ${r.position.deviceTime.getTime()}`));
 }
 
