@@ -4,13 +4,13 @@
 // rate-limit store is up, or its outage is served anyway (RATE_LIMIT_ON_STORE_ERROR=open).
 import http from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import { errorBody } from '../shared/errors.js';
 import type { RateLimits } from './limits.js';
+import type { RedisClient } from './redis.js';
 
 export interface HealthOptions {
   limits: RateLimits;
-  redis?: Redis;
+  redis?: RedisClient;
   onStoreError: 'open' | 'closed';
   trackerUrl: string;
   agent: http.Agent;
@@ -30,7 +30,7 @@ function trackerAnswers(trackerUrl: string, agent: http.Agent): Promise<boolean>
   });
 }
 
-async function storeState(redis: Redis | undefined): Promise<'memory' | 'ok' | 'down'> {
+async function storeState(redis: RedisClient | undefined): Promise<'memory' | 'ok' | 'down'> {
   if (!redis) return 'memory';
   try {
     await redis.ping();
