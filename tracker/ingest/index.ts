@@ -78,22 +78,14 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
   ];
   const servers = await startDeviceServers(listeners, config.DEVICE_HOST, { total: config.DEVICE_MAX_CONNECTIONS, perAddress: config.DEVICE_MAX_CONNECTIONS_PER_ADDRESS }, deps);
   const osmandServer = await startHttpReportServer(osmand, config.OSMAND_PORT, config.DEVICE_HOST, config.OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS, deps);
-  let sweeping = false;
-  const offlineSweep = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    connections
-      .announceOffline(config.DEVICE_OFFLINE_GRACE_SECONDS)
-      .catch((err: unknown) => logger.error({ err }, 'announcing offline devices failed'))
-      .finally(() => (sweeping = false));
-  }, OFFLINE_SWEEP_MS).unref();
+  const stopOfflineSweep = ctx.jobs.every('offline-sweep', OFFLINE_SWEEP_MS, () => connections.announceOffline(config.DEVICE_OFFLINE_GRACE_SECONDS));
 
   return {
     ports: { ...servers.ports, osmand: osmandServer.port },
     deps,
     async close(deadline) {
       const closed = servers.stopAccepting();
-      clearInterval(offlineSweep);
+      stopOfflineSweep();
       const osmandClosed = osmandServer.close(deadline);
       deps.batcher.hurry();
       void servers.drain();

@@ -50,8 +50,11 @@ function decode(deviceId: string, day: string, s: Stored): Piece {
   };
 }
 
-/** The pieces of these devices in [from, to] (both included), by device then time. */
-export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: Date, now = new Date()): Promise<Piece[]> {
+/**
+ * The pieces of these devices in [from, to] (both included), by device then time: read from `db` (the
+ * read replica when there is one), the days computed kept through `writes` (the primary).
+ */
+export async function rangePieces(db: Db, writes: Db, deviceIds: string[], from: Date, to: Date, now = new Date()): Promise<Piece[]> {
   // Whole days inside the range that have ended.
   const firstDay = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
   const endDay = Math.min(Math.floor(to.getTime() / DAY_MS), Math.floor(now.getTime() / DAY_MS)) * DAY_MS;
@@ -95,7 +98,7 @@ export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: D
     if (list) list.push(p);
     else fresh.set(key, [p]);
   }
-  await keep(db, [...stale].filter(([key]) => fresh.has(key)).map(([key, records]) => ({ key, records, pieces: fresh.get(key)! })));
+  await keep(writes, [...stale].filter(([key]) => fresh.has(key)).map(([key, records]) => ({ key, records, pieces: fresh.get(key)! })));
 
   // A span computes every day of the units concerned, kept ones too: the fresh pieces stand.
   const all = [...new Map([...kept, ...fresh]).values()].flat();
