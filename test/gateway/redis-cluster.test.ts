@@ -1,11 +1,12 @@
 // Rate limits on a Redis Cluster (REDIS_MODE=cluster): one count per token across two gateways, in one
-// slot (hash tag), and across a failover of the master holding it.
+// slot (hash tag), and across a failover of the master holding it; and through Sentinel (REDIS_MODE=sentinel).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Cluster } from 'ioredis';
 import request from 'supertest';
 import { redisReady } from '../../gateway/redis.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
+import { startRedisSentinel } from '../helpers/redis-sentinel.js';
 import { startStandInTracker, type StandInTracker } from '../helpers/stand-in-tracker.js';
 
 const v1 = '/api/public/v1';
@@ -79,5 +80,25 @@ describe('rate limits on a Redis Cluster', () => {
     expect(admitted).toBeGreaterThanOrEqual(60);
     expect(admitted).toBeLessThanOrEqual(60 + uncounted);
     expect(statuses.slice(-10)).toEqual(Array(10).fill(429));
+  }, 60_000);
+});
+
+describe('rate limits through Redis Sentinel', () => {
+  it('finds the master through the sentinel and refuses the 61st read across two gateways', async () => {
+    const sentinel = await startRedisSentinel();
+    try {
+      const settings = { REDIS_MODE: 'sentinel', REDIS_URL: sentinel.url, REDIS_SENTINEL_NAME: sentinel.name, RATE_LIMIT_READ_PER_MINUTE: '60' };
+      const first = startTestGateway(tracker, settings);
+      const second = startTestGateway(tracker, { ...settings, RATE_LIMIT_PREFIX: first.config.RATE_LIMIT_PREFIX });
+      open.push(first, second);
+      for (const g of [first, second]) if (!(await redisReady(g.redis!, 10_000))) throw new Error('Sentinel did not give the master');
+      const { auth } = token('acc_sentinel');
+      for (let i = 0; i < 60; i++) expect((await request((i % 2 ? second : first).app).get(`${v1}/alerts`).set(auth)).status).toBe(200);
+      for (const g of [first, second]) expect((await request(g.app).get(`${v1}/alerts`).set(auth)).status).toBe(429);
+      expect(first.limits.health.failures + second.limits.health.failures).toBe(0);
+      await Promise.all(open.splice(0).map((g) => g.close()));
+    } finally {
+      await sentinel.stop();
+    }
   }, 60_000);
 });
