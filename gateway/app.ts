@@ -2,7 +2,6 @@
 // every error answered as JSON from the shared catalogue.
 import type { KeyObject } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import { trackerUrls, type GatewayConfig } from '../shared/config.js';
 import { errorHandler, noStore, requestLogging } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
@@ -13,7 +12,7 @@ import { healthChecks } from './health.js';
 import { rateLimits, type RateLimits } from './limits.js';
 import { gatewayMetrics, type GatewayMetrics } from './metrics.js';
 import { forward, upstreamAgent } from './proxy.js';
-import { connectRedis } from './redis.js';
+import { connectRedis, type RedisClient } from './redis.js';
 import { dispatch, matchOf, routeLabel, ROUTES, routeTable, type RouteSpec } from './routes.js';
 import { requireScope } from './scopes.js';
 import { streamSlots, type StreamSlots } from './stream-slots.js';
@@ -31,7 +30,7 @@ export interface GatewayOptions {
 export interface Gateway {
   app: express.Express;
   /** Present when REDIS_URL is set. */
-  redis?: Redis;
+  redis?: RedisClient;
   limits: RateLimits;
   /** Live-feed streams open per token. */
   streams: StreamSlots;
@@ -65,7 +64,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const { config, logger } = opts;
   const agent = upstreamAgent();
   const upstreams = trackerUpstreams(trackerUrls(config.TRACKER_URL));
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined;
+  const redis = config.REDIS_URL ? connectRedis({ ...config, REDIS_URL: config.REDIS_URL }) : undefined;
   const limits = rateLimits({
     perMinute: {
       read: config.RATE_LIMIT_READ_PER_MINUTE,

@@ -4,14 +4,14 @@
 // TRACKER_URL's: the others are passed over while down), and the rate-limit store is up, or its outage is served anyway (RATE_LIMIT_ON_STORE_ERROR=open).
 import http from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import { errorBody } from '../shared/errors.js';
 import type { RateLimits } from './limits.js';
+import type { RedisClient } from './redis.js';
 import type { Upstream, Upstreams } from './upstreams.js';
 
 export interface HealthOptions {
   limits: RateLimits;
-  redis?: Redis;
+  redis?: RedisClient;
   onStoreError: 'open' | 'closed';
   upstreams: Upstreams;
   agent: http.Agent;
@@ -31,7 +31,7 @@ function trackerAnswers(upstream: Upstream, agent: http.Agent): Promise<boolean>
   });
 }
 
-async function storeState(redis: Redis | undefined): Promise<'memory' | 'ok' | 'down'> {
+async function storeState(redis: RedisClient | undefined): Promise<'memory' | 'ok' | 'down'> {
   if (!redis) return 'memory';
   try {
     await redis.ping();

@@ -5,11 +5,10 @@
 import type { RequestHandler, Request, Response } from 'express';
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import type { Redis } from 'ioredis';
 import { ApiError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { callerOf } from './auth.js';
-import { scriptSafeCommand } from './redis.js';
+import { scriptSafeCommand, type RedisClient } from './redis.js';
 import { matchOf, type Bucket } from './routes.js';
 import { GuardedStore, StoreFailure, StoreHealth } from './store-health.js';
 
@@ -24,7 +23,7 @@ export type LimitName = Bucket | 'anonymous' | 'inboundRefused';
 export interface RateLimitOptions {
   perMinute: Record<LimitName, number>;
   /** Shared counts; the in-memory store when absent. */
-  redis?: Redis;
+  redis?: RedisClient;
   prefix: string;
   onStoreError: 'open' | 'closed';
   logger: Logger;
@@ -58,6 +57,12 @@ const KEYS: Record<LimitName, (req: Request, res: Response) => string> = {
   inboundRefused: byAddress,
   dashboard: byAddress,
 };
+
+/**
+ * The key in braces: Redis Cluster places a key by its `{…}` part, so the one count of a token (or
+ * address, or webhook) is on one node and its Lua increment stays atomic there. Harmless on one server.
+ */
+const hashTagged = (key: (req: Request, res: Response) => string) => (req: Request, res: Response) => `{${key(req, res)}}`;
 
 const refused = (res: Response) => res.statusCode === 401;
 
@@ -141,7 +146,7 @@ export function rateLimits(opts: RateLimitOptions): RateLimits {
       const s = store(name);
       s.init?.({ windowMs: WINDOW_MS } as Options);
       const limit = opts.perMinute[name];
-      return [name, { store: s, limit, keyOf: KEYS[name], givesBack: GIVES_BACK[name], writeHeaders: headerWriter(name, limit) }];
+      return [name, { store: s, limit, keyOf: hashTagged(KEYS[name]), givesBack: GIVES_BACK[name], writeHeaders: headerWriter(name, limit) }];
     }),
   ) as Record<LimitName, Limiter>;
 

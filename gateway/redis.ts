@@ -1,10 +1,38 @@
 // The Redis connection behind the shared rate limits, set up to fail fast while Redis is away
-// (no queueing of commands, a short command timeout) and to reconnect by itself.
+// (no queueing of commands, a short command timeout) and to reconnect by itself. REDIS_MODE picks the
+// setup: one server, a Redis Cluster (REDIS_URL lists seed nodes; ioredis follows MOVED and
+// failovers) or Sentinel (REDIS_URL lists sentinels, REDIS_SENTINEL_NAME names the master set).
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { ConfigError } from '../shared/config.js';
 
-export function connectRedis(url: string, commandTimeoutMs = 500): Redis {
-  const redis = new Redis(url, {
+export type RedisClient = Redis | Cluster;
+
+export interface RedisSettings {
+  REDIS_URL: string;
+  REDIS_MODE: 'single' | 'cluster' | 'sentinel';
+  REDIS_SENTINEL_NAME: string;
+}
+
+interface Node {
+  host: string;
+  port: number;
+}
+
+/** The nodes of a comma-separated REDIS_URL; credentials and TLS come from the first URL. */
+function nodesOf(list: string): { nodes: Node[]; auth: RedisOptions } {
+  const urls = list.split(',').map((u) => new URL(u));
+  const first = urls[0]!;
+  const auth: RedisOptions = {
+    ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+    ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+    ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+  return { nodes: urls.map((u) => ({ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 6379) })), auth };
+}
+
+export function connectRedis(settings: RedisSettings, commandTimeoutMs = 500): RedisClient {
+  const options: RedisOptions = {
     // While disconnected a command fails at once instead of waiting in a queue: a request is
     // never held up by the limiter, and the failure is what triggers fail-open or fail-closed.
     enableOfflineQueue: false,
@@ -14,7 +42,32 @@ export function connectRedis(url: string, commandTimeoutMs = 500): Redis {
     connectionName: 'fleet-gateway',
     // Concurrent requests' counts go out in one write: one syscall per batch, not per request.
     enableAutoPipelining: true,
-  });
+  };
+  const { REDIS_URL: url, REDIS_MODE: mode } = settings;
+  if (mode === 'single' && url.includes(',')) throw new ConfigError('Invalid setting REDIS_URL=(hidden): a list of URLs needs REDIS_MODE=cluster or sentinel');
+  let redis: RedisClient;
+  if (mode === 'single') redis = new Redis(url, options);
+  else {
+    const { nodes, auth } = nodesOf(url);
+    redis =
+      mode === 'cluster'
+        ? new Cluster(nodes, {
+            enableOfflineQueue: false,
+            enableAutoPipelining: true,
+            clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+            redisOptions: { ...options, ...auth },
+          })
+        : new Redis({
+            ...options,
+            ...auth,
+            sentinels: nodes,
+            name: settings.REDIS_SENTINEL_NAME,
+            ...(auth.password ? { sentinelPassword: auth.password } : {}),
+            ...(auth.username ? { sentinelUsername: auth.username } : {}),
+            ...(auth.tls ? { enableTLSForSentinelMode: true } : {}),
+            sentinelRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+          });
+  }
   // Connection errors surface as failed commands, logged once per outage by the limits; without a
   // listener ioredis would print every reconnect attempt.
   redis.on('error', () => undefined);
@@ -22,7 +75,7 @@ export function connectRedis(url: string, commandTimeoutMs = 500): Redis {
 }
 
 /** Resolves when connected, or after timeoutMs anyway: the gateway serves (fail-open) meanwhile. */
-export function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+export function redisReady(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(false), timeoutMs);
@@ -45,7 +98,7 @@ type Reply = boolean | number | string | (boolean | number | string)[];
  * locally (the SHA-1 of the text is all the store needs) and NOSCRIPT falls back to EVAL, which
  * also caches the script in Redis again.
  */
-export function scriptSafeCommand(redis: Redis): (...args: string[]) => Promise<Reply> {
+export function scriptSafeCommand(redis: RedisClient): (...args: string[]) => Promise<Reply> {
   const scripts = new Map<string, string>();
   return async function sendCommand(command, ...args) {
     const name = command!.toUpperCase();

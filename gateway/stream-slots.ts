@@ -5,16 +5,16 @@
 // that died free themselves within a minute.
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
 import { ApiError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { callerOf } from './auth.js';
+import type { RedisClient } from './redis.js';
 import { matchOf } from './routes.js';
 
 export interface StreamSlotOptions {
   perToken: number;
   /** Shared slots; this process's own when absent. */
-  redis?: Redis;
+  redis?: RedisClient;
   prefix: string;
   logger: Logger;
 }
@@ -45,7 +45,8 @@ export function streamSlots(opts: StreamSlotOptions): StreamSlots {
   const { redis } = opts;
   /** Open streams here: slot id → token id. */
   const open = new Map<string, string>();
-  const key = (tokenId: string) => `${opts.prefix}stream:${tokenId}`;
+  // One key per token, in braces (a Redis Cluster places it by that part).
+  const key = (tokenId: string) => `${opts.prefix}stream:{${tokenId}}`;
 
   /** Takes a slot for the stream (held in `open` when taken). Without Redis the count and the taking are one step. */
   async function take(tokenId: string, slot: string): Promise<boolean> {
@@ -71,9 +72,9 @@ export function streamSlots(opts: StreamSlotOptions): StreamSlots {
   const confirm = setInterval(() => {
     if (!redis || open.size === 0) return;
     const now = Date.now();
-    const batch = redis.pipeline();
-    for (const [slot, tokenId] of open) batch.zadd(key(tokenId), 'XX', now, slot).pexpire(key(tokenId), SLOT_TTL_MS);
-    batch.exec().catch((err: unknown) => opts.logger.warn({ err }, 'stream slots not confirmed'));
+    // Separate commands, batched per node by auto-pipelining: a Redis Cluster refuses a pipeline whose keys span nodes.
+    const confirmed = [...open].flatMap(([slot, tokenId]) => [redis.zadd(key(tokenId), 'XX', now, slot), redis.pexpire(key(tokenId), SLOT_TTL_MS)]);
+    Promise.all(confirmed).catch((err: unknown) => opts.logger.warn({ err }, 'stream slots not confirmed'));
   }, CONFIRM_EVERY_MS).unref();
 
   async function middleware(...[req, res, next]: Parameters<RequestHandler>) {

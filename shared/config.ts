@@ -71,7 +71,10 @@ const common = {
 const gatewayOnly = {
   GATEWAY_PORT: port.default(8080),
   GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
+  /** One URL (single), or up to 32 comma-separated seed node or sentinel URLs (cluster, sentinel). */
+  REDIS_URL: z.string().max(4000).regex(/^rediss?:\/\/[^,\s]+(,rediss?:\/\/[^,\s]+){0,31}$/, 'a redis:// or rediss:// URL, or a comma-separated list of them').optional(),
+  REDIS_MODE: z.enum(['single', 'cluster', 'sentinel']).default('single'),
+  REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits and . _ - only').default('mymaster'),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_ON_STORE_ERROR: z.enum(['open', 'closed']).default('open'),
   RATE_LIMIT_READ_PER_MINUTE: perMinute.default(60),
@@ -155,6 +158,8 @@ const trackerOnly = {
   ...Object.fromEntries(Object.entries(PROTOCOL_PORTS).map(([name, p]) => [portSetting(name), port.default(p)])) as Record<`${Uppercase<ProtocolWithPort>}_PORT`, ReturnType<typeof port.default>>,
   OSMAND_PORT: port.default(5055),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
+  DATABASE_READ_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// or postgresql:// connection string').optional(),
+  DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   DATA_DIR_LOCK_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   PUBLIC_BASE_URL: url.default('http://localhost:8080'),
   WEBHOOK_ALLOW_HTTP: bool.default(false),
@@ -241,7 +246,7 @@ function parseWith<T extends z.ZodType>(settings: T, env: Env): z.infer<T> {
   const issue = result.error.issues[0]!;
   const name = String(issue.path[0]);
   const given = cleaned[name];
-  const shown = name.includes('KEY') || name.includes('SECRET') || name === 'DATABASE_URL' || name === 'REDIS_URL' ? '(hidden)' : JSON.stringify(given);
+  const shown = name.includes('KEY') || name.includes('SECRET') || name === 'DATABASE_URL' || name === 'DATABASE_READ_URL' || name === 'REDIS_URL' ? '(hidden)' : JSON.stringify(given);
   throw new ConfigError(`Invalid setting ${name}=${shown}: ${describe(issue)}`);
 }
 

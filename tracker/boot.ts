@@ -1,11 +1,12 @@
 // Opening the tracker's storage: database, migrations, keys. Shared by the server and the CLI.
-import type { TrackerConfig } from '../shared/config.js';
+import { ConfigError, type TrackerConfig } from '../shared/config.js';
 import { trackerKeys } from '../shared/keys.js';
 import type { Logger } from '../shared/logger.js';
 import { privateKeyFrom } from '../shared/tokens.js';
 import { describeOwner, lockDataDirForTracker, type DataDirLock } from './storage/data-dir-lock.js';
 import type { Db } from './storage/db.js';
 import { openDb } from './storage/open.js';
+import { openReadReplica, type ReadDb } from './storage/read-replica.js';
 import { migrate } from './storage/migrate.js';
 
 /** Opens and migrates the database; with PGlite, `lock` is DATA_DIR's, taken by the caller. */
@@ -18,6 +19,13 @@ export async function openStorage(config: TrackerConfig, lock?: DataDirLock): Pr
     throw err;
   }
   return db;
+}
+
+/** The database for reads that tolerate lag: the replica of DATABASE_READ_URL, or the primary itself. */
+export async function openReads(config: TrackerConfig, db: Db, logger: Logger): Promise<Db | ReadDb> {
+  if (!config.DATABASE_READ_URL) return db;
+  if (db.kind !== 'postgres') throw new ConfigError('Invalid setting DATABASE_READ_URL=(hidden): a read replica needs DATABASE_URL (PostgreSQL)');
+  return openReadReplica(db, config.DATABASE_READ_URL, config.DATABASE_READ_MAX_LAG_SECONDS, logger);
 }
 
 /** The tracker's lock on DATA_DIR (embedded database only): a second tracker is refused. */

@@ -5,6 +5,7 @@
 import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
 import { requestHistogram, serviceRegistry, type RequestLabels } from '../shared/metrics.js';
 import type { CommandStatus } from './commands/repository.js';
+import { JOBS, type JobName } from './storage/periodic.js';
 
 /** Why an outbound webhook attempt failed. */
 export type WebhookFailureReason = 'status' | 'timeout' | 'network';
@@ -22,6 +23,8 @@ export interface TrackerMetrics {
   webhookBacklog: Gauge;
   /** Dashboard forms refused with 429 for too many attempts: sign_in, set_password. */
   dashboardThrottled: Counter<'form'>;
+  /** Periodic jobs this process ran (each runs in one tracker per period, storage/periodic.ts). */
+  scheduledJobRuns: Counter<'job'>;
 }
 
 export function trackerMetrics(): TrackerMetrics {
@@ -47,6 +50,13 @@ export function trackerMetrics(): TrackerMetrics {
     registers: [registry],
   });
   for (const form of ['sign_in', 'set_password']) dashboardThrottled.inc({ form }, 0);
+  const scheduledJobRuns = new Counter<'job'>({
+    name: 'fleet_scheduled_job_runs_total',
+    help: 'Periodic jobs this tracker ran, by job: each runs in one tracker per period, whichever claims it',
+    labelNames: ['job'],
+    registers: [registry],
+  });
+  for (const job of JOBS satisfies readonly JobName[]) scheduledJobRuns.inc({ job }, 0);
   return {
     registry,
     requests: requestHistogram(registry),
@@ -55,5 +65,6 @@ export function trackerMetrics(): TrackerMetrics {
     webhookFailures,
     webhookBacklog: new Gauge({ name: 'fleet_webhook_backlog', help: 'Webhook deliveries waiting to be attempted (new or waiting for a retry)', registers: [registry] }),
     dashboardThrottled,
+    scheduledJobRuns,
   };
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { TrackerConfig } from '../shared/config.js';
 import { closeServer } from '../shared/http.js';
 import type { Logger } from '../shared/logger.js';
-import { loadTrackerKeys, lockTrackerDataDir, openStorage } from './boot.js';
+import { loadTrackerKeys, lockTrackerDataDir, openReads, openStorage } from './boot.js';
 import { CommandDispatcher } from './commands/dispatcher.js';
 import type { TrackerContext } from './context.js';
 import { seedDemo, startDemoTraffic } from './demo.js';
@@ -18,6 +18,7 @@ import { startIngest, type Ingest } from './ingest/index.js';
 import { trackerMetrics } from './metrics.js';
 import { startReportKeeper } from './reports/keeper.js';
 import { maintainPartitions } from './storage/partitions.js';
+import { periodicJobs } from './storage/periodic.js';
 import { startLiveFeed, type LiveFeed } from './stream/index.js';
 import { startSignInSweep } from './users/sweep.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
@@ -25,6 +26,7 @@ import { enqueueDeliveries } from './webhooks/outbox.js';
 
 /** Longest a committed change waits to be published to the live feed (ms). */
 const FEED_BATCH_MS = 2;
+const PARTITIONS_EVERY_MS = 6 * 3_600_000;
 
 export interface RunningTracker {
   ctx: TrackerContext;
@@ -50,14 +52,17 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 export async function startTracker(config: TrackerConfig, logger: Logger): Promise<RunningTracker> {
   const db = await openStorage(config, await lockTrackerDataDir(config, logger));
-  const feed = new FeedPublisher(db, logger, { maxDelayMs: FEED_BATCH_MS, retentionSeconds: config.STREAM_RETENTION_SECONDS });
+  const metrics = trackerMetrics();
+  // Periodic work (partitions, sweeps, expiry, retention) runs in one tracker per period.
+  const jobs = periodicJobs(db, logger, (job) => metrics.scheduledJobRuns.inc({ job }));
+  const feed = new FeedPublisher(db, logger, { maxDelayMs: FEED_BATCH_MS, retentionSeconds: config.STREAM_RETENTION_SECONDS }, jobs);
   await feed.start();
-  const ctx: TrackerContext = { config, db, logger, metrics: trackerMetrics(), feed, ...loadTrackerKeys(config) };
+  const reads = await openReads(config, db, logger);
+  const ctx: TrackerContext = { config, db, reads, logger, metrics, feed, jobs, ...loadTrackerKeys(config) };
   exposeDatabaseUp(ctx.metrics.registry, db);
+  // At start-up in every tracker (its partitions must exist before it stores), then in one per period.
   await maintainPartitions(db, config.POSITIONS_RETENTION_DAYS);
-  const partitionTimer = setInterval(() => {
-    maintainPartitions(db, config.POSITIONS_RETENTION_DAYS).catch((err: unknown) => logger.error({ err }, 'partition maintenance failed'));
-  }, 6 * 3_600_000).unref();
+  const stopPartitions = jobs.every('partitions', PARTITIONS_EVERY_MS, () => maintainPartitions(db, config.POSITIONS_RETENTION_DAYS));
   await seedDemo(ctx);
   const stopInboundMaintenance = await startInboundMaintenance(ctx);
   const stopSweep = startSignInSweep(ctx);
@@ -69,7 +74,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
   const httpPort = await listen(http, config.TRACKER_HTTP_PORT, config.TRACKER_HOST);
   // Outbound webhooks queue their deliveries in the transaction that stores the events.
   const onEvents: EventListener[] = [enqueueDeliveries];
-  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands, (commands) => feed.commands(commands)));
+  const ingest = await startIngest(ctx, onEvents, (links) => new CommandDispatcher(db, links, logger, ctx.metrics.commands, jobs, (commands) => feed.commands(commands)));
   const webhooks = await startWebhooks(ctx);
   const demo = await startDemoTraffic(ctx, ingest.ports);
 
@@ -82,7 +87,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
     onEvents,
     async close() {
       const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
-      clearInterval(partitionTimer);
+      stopPartitions();
       stopInboundMaintenance();
       stopSweep();
       const keeperStopped = stopReportKeeper();
@@ -92,6 +97,7 @@ export async function startTracker(config: TrackerConfig, logger: Logger): Promi
       await Promise.all([streamsEnded, keeperStopped]);
       await feed.close(); // what the last batches committed, published before the database closes
       if (!inTime) logger.warn({ graceSeconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'API requests still in flight at the deadline were cut');
+      if (reads !== db) await reads.close();
       await db.close();
     },
   };

@@ -1,9 +1,11 @@
 // Real tracker processes on one PostgreSQL database: a command queued through one reaches a
-// device connected to another within a second; and kill -9 loses no position a device was ACKed.
+// device connected to another within a second; periodic work runs in one of them per period; and
+// kill -9 loses no position a device was ACKed.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { INTERNAL_HEADERS } from '../../shared/internal.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { DeviceClient } from '../helpers/device-client.js';
+import { sample, scrape } from '../helpers/metrics.js';
 import { stopAllServices } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
 
@@ -45,6 +47,26 @@ describe('several tracker processes', () => {
     d.close();
     await Promise.all([a.stop(), b.stop()]);
   });
+
+  test('periodic work runs once per period across two trackers, in whichever claims it', async () => {
+    const trackers = await Promise.all([startTracker(), startTracker()]);
+    const runs = async (job: string) => {
+      const texts = await Promise.all(trackers.map((t) => scrape(t.metricsPort)));
+      return texts.map((text) => sample(text, 'fleet_scheduled_job_runs_total', { job })!);
+    };
+    const started = Date.now();
+    const [expiryBefore, sweepBefore] = [await runs('command-expiry'), await runs('offline-sweep')];
+    await new Promise((r) => setTimeout(r, 8000));
+    const [expiryAfter, sweepAfter] = [await runs('command-expiry'), await runs('offline-sweep')];
+    const seconds = (Date.now() - started) / 1000;
+    // Both jobs tick every second in each tracker: alone, each tracker would run them ~8 times.
+    for (const [before, after] of [[expiryBefore, expiryAfter], [sweepBefore, sweepAfter]] as const) {
+      const total = after[0]! - before[0]! + after[1]! - before[1]!;
+      expect(total).toBeGreaterThanOrEqual(Math.floor(seconds) - 2);
+      expect(total).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    }
+    await Promise.all(trackers.map((t) => t.stop()));
+  }, 120_000);
 
   test('kill -9 loses no position the device was told was stored', async () => {
     const deviceId = await addDevice('359633100000402');

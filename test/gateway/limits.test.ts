@@ -211,7 +211,7 @@ describe('counts in Redis', () => {
     const { auth, tokenId } = fixture();
     const prefix = g.config.RATE_LIMIT_PREFIX;
     for (let i = 0; i < 60; i++) expect((await request(g.app).get(`${v1}/alerts`).set(auth)).status).toBe(200);
-    expect(await inspect.get(`${prefix}read:${tokenId}`)).toBe('60');
+    expect(await inspect.get(`${prefix}read:{${tokenId}}`)).toBe('60');
     const res = await request(g.app).get(`${v1}/alerts`).set(auth);
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);

@@ -59,7 +59,8 @@ export async function createStack(): Promise<Stack> {
       RATE_LIMIT_PREFIX: uniquePrefix(),
     }),
     async startTracker(env = {}) {
-      const s = await startService('tracker/main.ts', { ...trackerEnv, ...env });
+      // Started under tsx: on a loaded machine compiling and migrating can take a while.
+      const s = await startService('tracker/main.ts', { ...trackerEnv, ...env }, { timeoutMs: 60_000 });
       const line = await s.waitForLog((l) => l.msg === 'tracker started');
       return Object.assign(s, { devicePorts: line.devicePorts as Record<string, number>, metricsPort: line.metricsPort as number });
     },

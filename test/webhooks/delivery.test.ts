@@ -31,7 +31,7 @@ const receivers: WebhookReceiver[] = [];
 
 async function startWorker(options: Partial<WorkerOptions> = {}, on: Db = db): Promise<WebhookWorker> {
   const sender = new WebhookSender({ allowHttp: true, allowPrivate: true });
-  const worker = new WebhookWorker(on, sender, createLogger('tracker', 'silent'), { retrySchedule: FAST, disableAfterMs: 3_600_000, concurrency: 8, retentionDays: 30, ...options });
+  const worker = new WebhookWorker(on, sender, createLogger('tracker', 'silent'), { retrySchedule: FAST, disableAfterMs: 3_600_000, concurrency: 8, ...options });
   await worker.start();
   running.push({ worker, sender, ...(on === db ? {} : { db: on }) });
   return worker;

@@ -60,7 +60,7 @@ describe('at connect time', () => {
 
   test('the refusal of a delivery is written to the endpoint’s log, and it is retried like any failure', async () => {
     const { db, close } = await openTestDb('postgres');
-    const worker = new WebhookWorker(db, strict, createLogger('tracker', 'silent'), { retrySchedule: [200, 200], disableAfterMs: 3_600_000, concurrency: 2, retentionDays: 30 });
+    const worker = new WebhookWorker(db, strict, createLogger('tracker', 'silent'), { retrySchedule: [200, 200], disableAfterMs: 3_600_000, concurrency: 2 });
     try {
       const ctx: AdminContext = { db, privateKey, config: parseConfig({}) };
       const account = ((await runVerb(ctx, 'accounts create', { name: 'Acme' })) as { id: string }).id;

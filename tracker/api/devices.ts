@@ -20,7 +20,7 @@ export async function callerDevice(ctx: TrackerContext, accountId: string, id: s
 const LARGE_LIST = 1000;
 
 export function devicesHandlers(ctx: TrackerContext): Handlers {
-  const snapshots = new DeviceListSnapshots(ctx.db, ctx.logger, { maxAgeMs: ctx.config.DEVICE_LIST_SNAPSHOT_MS, minDevices: LARGE_LIST, maxBytes: 64 * 1024 * 1024 });
+  const snapshots = new DeviceListSnapshots(ctx.reads, ctx.logger, { maxAgeMs: ctx.config.DEVICE_LIST_SNAPSHOT_MS, minDevices: LARGE_LIST, maxBytes: 64 * 1024 * 1024 });
   return {
     async listDevices(req, res) {
       const { accountId } = caller(res);
@@ -32,7 +32,7 @@ export function devicesHandlers(ctx: TrackerContext): Handlers {
         return;
       }
       // Keyset by id: a walk sees every unit that existed throughout once, however many are added meanwhile.
-      const rows = await devicesJsonPage(ctx.db, accountId, decodeIdCursor(q.cursor), q.limit + 1);
+      const rows = await devicesJsonPage(ctx.reads, accountId, decodeIdCursor(q.cursor), q.limit + 1);
       res.json(pageBody(rows, q.limit, true, idCursorOf, (r) => JSON.parse(r.json) as unknown));
     },
     async getDevice(req, res) {

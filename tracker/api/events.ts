@@ -17,7 +17,7 @@ export function eventsHandlers(ctx: TrackerContext): Handlers {
       const deviceId = q.deviceId !== undefined ? (await callerDevice(ctx, accountId, q.deviceId)).id : null;
       const before = decodeNumberedCursor(q.cursor);
       const limit = q.limit ?? DEFAULT_LIST_LIMIT;
-      const rows = await listEvents(ctx.db, { accountId, since: q.since ? new Date(q.since) : null, type: q.type ?? null, deviceId, before, limit: limit + 1 });
+      const rows = await listEvents(ctx.reads, { accountId, since: q.since ? new Date(q.since) : null, type: q.type ?? null, deviceId, before, limit: limit + 1 });
       res.json(pageBody(rows, limit, q.limit !== undefined, (e) => ({ t: e.createdAt, id: e.id }), presentEvent));
     },
   };

@@ -30,13 +30,13 @@ export function positionsHandlers(ctx: TrackerContext): Handlers {
       const after = q.cursor ? decodeCursor(q.cursor, isCursor).t : null;
       const device = await callerDevice(ctx, caller(res).accountId, req.params.id as string);
       const query = (since: string | null, limit: number | null) => historyQuery(HISTORY_COLUMNS[q.fields], device.id, from, to, since, limit);
-      if (q.limit === undefined) return streamHistory(res, ctx.db, q.fields, query, after);
+      if (q.limit === undefined) return streamHistory(res, ctx.reads, q.fields, query, after);
 
       const json = new PositionsJson(q.fields);
       const parts: Buffer[] = [];
       let more = false;
       const { sql, params } = query(after, q.limit + 1);
-      for await (const tuples of ctx.db.copyBinary(sql, params)) {
+      for await (const tuples of ctx.reads.copyBinary(sql, params)) {
         const written = json.write(tuples, q.limit);
         parts.push(written.json);
         more ||= written.more;

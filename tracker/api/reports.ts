@@ -40,7 +40,7 @@ async function report(ctx: TrackerContext, kind: ReportKind, req: Request, res: 
   const csv = req.accepts(['application/json', 'text/csv']) === 'text/csv';
 
   const rowsOf = async (batch: string[]) => {
-    const pieces = await rangePieces(ctx.db, batch, from, to);
+    const pieces = await rangePieces(ctx.reads, ctx.db, batch, from, to);
     const byDevice = new Map<string, Piece[]>(batch.map((id) => [id, []]));
     for (const p of pieces) byDevice.get(p.deviceId)!.push(p);
     return [...byDevice].flatMap(([id, mine]): ReportRow[] => {

@@ -1,12 +1,13 @@
 // Delivers queued commands to devices connected to this process: over a live connection at once
 // when notified (from any tracker process, through the database) and on each connection for what
 // waited; to a device on HTTP in the answer to its next report. Expires what waited longer than
-// its time to live, and records replies, each with the command it answers.
+// its time to live (every second in one tracker, and before each delivery here), and records replies, each with the command it answers.
 import type { Counter } from 'prom-client';
 import type { Logger } from '../../shared/logger.js';
 import { commandSeqFor, encodeCommand } from '../protocols/registry.js';
 import type { CommandType, ProtocolState } from '../protocols/types.js';
 import type { Db } from '../storage/db.js';
+import type { PeriodicJobs } from '../storage/periodic.js';
 import type { DeviceLinks } from './device-links.js';
 import { COMMANDS_CHANNEL } from './queue.js';
 import { claimQueued, deliverSent, deviceIdentity, expireCommands, failCommand, recordSeq, type Command } from './repository.js';
@@ -16,7 +17,7 @@ const EXPIRE_EVERY_MS = 1000;
 export class CommandDispatcher {
   private seq = 0;
   private unlisten: (() => Promise<void>) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private stopExpiry: (() => void) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -24,6 +25,7 @@ export class CommandDispatcher {
     private readonly logger: Logger,
     /** Commands moved to each status (the tracker's fleet_commands_total). */
     private readonly outcomes: Counter<'status'>,
+    private readonly jobs: PeriodicJobs,
     /** Told of commands whose status changed, as they are once written (the live feed). */
     private readonly changed: (commands: Command[]) => void = () => {},
   ) {}
@@ -34,13 +36,11 @@ export class CommandDispatcher {
       const { deviceId } = JSON.parse(payload) as { deviceId: string };
       if (this.links.get(deviceId)) void this.deliver(deviceId);
     });
-    this.timer = setInterval(() => {
-      this.expire().catch((err: unknown) => this.logger.error({ err }, 'command expiry failed'));
-    }, EXPIRE_EVERY_MS).unref();
+    this.stopExpiry = this.jobs.every('command-expiry', EXPIRE_EVERY_MS, () => this.expire());
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopExpiry?.();
     await this.unlisten?.();
   }
 

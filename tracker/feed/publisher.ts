@@ -2,7 +2,8 @@
 // handed in without waiting and written to the retained log in batches, off the ingest path, each
 // batch one statement (its own transaction) under one advisory lock, so ids become visible in the order
 // they were given across every tracker process: a reader that has seen id N never later finds a
-// smaller one. Every batch is announced with NOTIFY; the log keeps STREAM_RETENTION_SECONDS.
+// smaller one. Every batch is announced with NOTIFY; the log keeps STREAM_RETENTION_SECONDS (pruned
+// by one tracker at a time).
 // Positions are logged only for the accounts someone streams (interest.ts): while nobody does,
 // handing them in costs the ingest path one comparison.
 import type { Logger } from '../../shared/logger.js';
@@ -12,6 +13,7 @@ import { presentEvent } from '../events/present.js';
 import type { RaisedEvent } from '../events/types.js';
 import type { DevicePosition } from '../positions/repository.js';
 import type { Db } from '../storage/db.js';
+import type { PeriodicJobs } from '../storage/periodic.js';
 import { FEED_CHANNEL, FEED_LOCK, presentPosition } from './entries.js';
 import { INTEREST_CHANNEL, interestedAccounts } from './interest.js';
 
@@ -50,7 +52,7 @@ export class FeedPublisher {
   private droppedLoggedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
-  private readonly pruner: NodeJS.Timeout;
+  private readonly stopPruning: () => void;
   private readonly interestTimer: NodeJS.Timeout;
   private interested = new Set<string>();
   private unlisten: (() => Promise<void>) | null = null;
@@ -63,10 +65,9 @@ export class FeedPublisher {
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly options: FeedPublisherOptions,
+    jobs: PeriodicJobs,
   ) {
-    this.pruner = setInterval(() => {
-      this.prune().catch((err: unknown) => logger.error({ err }, 'pruning the live feed log failed'));
-    }, PRUNE_EVERY_MS).unref();
+    this.stopPruning = jobs.every('feed-log', PRUNE_EVERY_MS, () => this.prune());
     this.interestTimer = setInterval(() => {
       interestedAccounts(db)
         .then((accounts) => (this.interested = accounts))
@@ -109,7 +110,7 @@ export class FeedPublisher {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.pruner);
+    this.stopPruning();
     clearInterval(this.interestTimer);
     await this.unlisten?.();
     await this.flush();

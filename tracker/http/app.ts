@@ -23,7 +23,7 @@ export function createTrackerApp(ctx: TrackerContext, live: LiveFeed): express.E
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const health = healthChecks(ctx.db);
+  const health = healthChecks(ctx.db, ctx.reads);
   app.get('/healthz', health.healthz);
   app.get('/readyz', health.readyz);
   app.use(requestMetrics(ctx.metrics.requests, routeOf));

@@ -1,5 +1,5 @@
 // Keeps the inbound tables bounded: trims each inbound webhook's call log (age and count) and drops
-// Idempotency-Keys past their 24 hours, at start-up and every ten minutes. Between two runs a
+// Idempotency-Keys past their 24 hours, at start-up and every ten minutes (in one tracker). Between two runs a
 // webhook's log can briefly hold more than its maximum (at most what its rate limit lets in).
 import type { TrackerContext } from '../context.js';
 import { pruneCalls } from './calls.js';
@@ -15,7 +15,5 @@ export async function maintainInbound(ctx: TrackerContext): Promise<void> {
 /** Runs maintainInbound now and every ten minutes; resolves to the stop function. */
 export async function startInboundMaintenance(ctx: TrackerContext): Promise<() => void> {
   await maintainInbound(ctx);
-  const run = () => maintainInbound(ctx).catch((err: unknown) => ctx.logger.error({ err }, 'inbound log maintenance failed'));
-  const timer = setInterval(run, EVERY_MS).unref();
-  return () => clearInterval(timer);
+  return ctx.jobs.every('inbound-log', EVERY_MS, () => maintainInbound(ctx));
 }

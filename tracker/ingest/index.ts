@@ -82,22 +82,14 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     connections.get(deviceId)?.close();
     osmandServer.forget(deviceId);
   });
-  let sweeping = false;
-  const offlineSweep = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    connections
-      .announceOffline(config.DEVICE_OFFLINE_GRACE_SECONDS)
-      .catch((err: unknown) => logger.error({ err }, 'announcing offline devices failed'))
-      .finally(() => (sweeping = false));
-  }, OFFLINE_SWEEP_MS).unref();
+  const stopOfflineSweep = ctx.jobs.every('offline-sweep', OFFLINE_SWEEP_MS, () => connections.announceOffline(config.DEVICE_OFFLINE_GRACE_SECONDS));
 
   return {
     ports: { ...servers.ports, osmand: osmandServer.port },
     deps,
     async close(deadline) {
       const closed = servers.stopAccepting();
-      clearInterval(offlineSweep);
+      stopOfflineSweep();
       const osmandClosed = osmandServer.close(deadline);
       deps.batcher.hurry();
       void servers.drain();

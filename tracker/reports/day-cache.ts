@@ -60,8 +60,11 @@ interface Row {
   generation: number;
 }
 
-/** The pieces of these devices in [from, to] (both included), by device then time. */
-export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: Date, now = new Date()): Promise<Piece[]> {
+/**
+ * The pieces of these devices in [from, to] (both included), by device then time: read from `db` (the
+ * read replica when there is one), the days computed kept through `writes` (the primary).
+ */
+export async function rangePieces(db: Db, writes: Db, deviceIds: string[], from: Date, to: Date, now = new Date()): Promise<Piece[]> {
   // Whole days inside the range that may be kept.
   const firstDay = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
   const endDay = Math.min(Math.floor(to.getTime() / DAY_MS) * DAY_MS, keptBefore(now.getTime()));
@@ -73,7 +76,7 @@ export async function rangePieces(db: Db, deviceIds: string[], from: Date, to: D
   );
   const kept = new Map<string, Piece[]>();
   for (const r of rows) if (r.pieces !== null) kept.set(`${r.device_id} ${r.day}`, (JSON.parse(r.pieces) as Stored[]).map((p) => decode(r.device_id, r.day, p)));
-  const fresh = await computeDays(db, deviceIds, missingDays(deviceIds, firstDay, endDay, rows, kept), firstDay, endDay);
+  const fresh = await computeDays(db, writes, deviceIds, missingDays(deviceIds, firstDay, endDay, rows, kept), firstDay, endDay);
   if (from.getTime() < firstDay) add(fresh, await readPieces(db, deviceIds, from, new Date(firstDay), false));
   if (endDay <= to.getTime()) add(fresh, await readPieces(db, deviceIds, new Date(endDay), to, true));
 
@@ -99,7 +102,7 @@ export async function keepDays(db: Db, deviceIds: string[], firstDay: number, en
     [deviceIds, iso(firstDay), iso(endDay)],
   );
   const missing = missingDays(deviceIds, firstDay, endDay, rows, new Set(rows.filter((r) => r.kept).map((r) => `${r.device_id} ${r.day}`)));
-  await computeDays(db, deviceIds, missing, firstDay, endDay);
+  await computeDays(db, db, deviceIds, missing, firstDay, endDay);
   return missing.size;
 }
 
@@ -121,9 +124,10 @@ function missingDays(deviceIds: string[], firstDay: number, endDay: number, rows
 /**
  * The pieces of the missing days, by `device day`, read in runs of consecutive days for the devices
  * concerned (kept days inside a run come along), and kept: a day without valid records as none.
- * The generations were read before the positions, so a day marked meanwhile is not kept.
+ * The generations were read before the positions, so a day marked meanwhile is not kept (a replica's
+ * generation behind the primary's keeps nothing either). Read from `db`, kept through `writes`.
  */
-async function computeDays(db: Db, deviceIds: string[], missing: Map<string, number>, firstDay: number, endDay: number): Promise<Map<string, Piece[]>> {
+async function computeDays(db: Db, writes: Db, deviceIds: string[], missing: Map<string, number>, firstDay: number, endDay: number): Promise<Map<string, Piece[]>> {
   const fresh = new Map<string, Piece[]>();
   if (missing.size === 0) return fresh;
   for (let day = firstDay; day < endDay; ) {
@@ -138,7 +142,7 @@ async function computeDays(db: Db, deviceIds: string[], missing: Map<string, num
     add(fresh, await readPieces(db, concerned, new Date(day), new Date(end), false));
     day = end;
   }
-  await keep(db, [...missing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, generation]) => ({ key, generation, pieces: fresh.get(key) ?? [] })));
+  await keep(writes, [...missing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, generation]) => ({ key, generation, pieces: fresh.get(key) ?? [] })));
   return fresh;
 }
 

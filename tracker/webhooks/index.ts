@@ -1,10 +1,14 @@
 // Outbound webhooks in a running tracker: the delivery worker, with its sender, started and
 // stopped with the process. (Deliveries are enqueued by enqueueDeliveries in outbox.ts, an event
-// listener run in the transaction that stores the events.)
+// listener run in the transaction that stores the events.) Finished deliveries past
+// WEBHOOK_LOG_RETENTION_DAYS are purged once an hour, in one tracker.
 import type { TrackerConfig } from '../../shared/config.js';
 import type { TrackerContext } from '../context.js';
+import { purgeFinished } from './deliveries.js';
 import { WebhookSender } from './sender.js';
 import { WebhookWorker } from './worker.js';
+
+const PURGE_EVERY_MS = 3_600_000;
 
 export interface Webhooks {
   worker: WebhookWorker;
@@ -24,13 +28,14 @@ export async function startWebhooks(ctx: TrackerContext): Promise<Webhooks> {
     retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS,
     metrics: ctx.metrics,
   });
   await worker.start();
+  const stopPurge = ctx.jobs.every('webhook-log', PURGE_EVERY_MS, () => purgeFinished(ctx.db, config.WEBHOOK_LOG_RETENTION_DAYS));
   return {
     worker,
     async close(deadline) {
+      stopPurge();
       await worker.stop(deadline);
       sender.close();
     },

@@ -6,7 +6,7 @@
 import type { Logger } from '../../shared/logger.js';
 import type { TrackerMetrics } from '../metrics.js';
 import type { Db } from '../storage/db.js';
-import { claimDue, countPending, messageId, purgeFinished, recordOutcomes, releaseClaims, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
+import { claimDue, countPending, messageId, recordOutcomes, releaseClaims, type ClaimedDelivery, type Outcome, type RetryPolicy } from './deliveries.js';
 import { DELIVERIES_CHANNEL } from './endpoints.js';
 import { bodyFormat, renderBody } from './formats/index.js';
 import type { SendResult, WebhookSender } from './sender.js';
@@ -15,7 +15,6 @@ import { signatureHeaders } from './signing.js';
 export interface WorkerOptions extends RetryPolicy {
   /** Attempts in flight in this process. */
   concurrency: number;
-  retentionDays: number;
   /** Where attempts and the backlog are counted, when the process serves metrics. */
   metrics?: Pick<TrackerMetrics, 'webhookDeliveries' | 'webhookFailures' | 'webhookBacklog'>;
 }
@@ -28,7 +27,6 @@ const POLL_MS = 1000;
 const LEASE_MS = 60_000;
 const FLUSH_MS = 10;
 const FLUSH_ROWS = 500;
-const PURGE_EVERY_MS = 3_600_000;
 const BACKLOG_EVERY_MS = 10_000;
 
 const add = (counts: Map<string, number>, key: string, n: number) => {
@@ -67,8 +65,6 @@ export class WebhookWorker {
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(DELIVERIES_CHANNEL, () => this.kick());
     this.timers.push(setInterval(() => this.kick(), POLL_MS).unref());
-    const purge = () => purgeFinished(this.db, this.options.retentionDays).catch((err: unknown) => this.logger.error({ err }, 'webhook log purge failed'));
-    this.timers.push(setInterval(purge, PURGE_EVERY_MS).unref());
     const metrics = this.options.metrics;
     if (metrics) {
       const count = () => countPending(this.db).then((n) => metrics.webhookBacklog.set(n), (err: unknown) => this.logger.error({ err }, 'webhook backlog not counted'));
