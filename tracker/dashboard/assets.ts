@@ -34,6 +34,7 @@ const ASSETS = {
   'dashboard.js': load(join(OWN, 'dashboard.js'), JS),
   'fleet-map.js': load(join(OWN, 'fleet-map.js'), JS),
   'figure-map.js': load(join(OWN, 'figure-map.js'), JS),
+  'track-replay.js': load(join(OWN, 'track-replay.js'), JS),
   'icon.svg': load(join(OWN, 'icon.svg'), 'image/svg+xml'),
   'leaflet.css': load(join(LEAFLET, 'leaflet.css'), CSS),
   'leaflet.js': load(join(LEAFLET, 'leaflet.js'), JS),

@@ -16,5 +16,5 @@ export function baseMapData(config: Pick<TrackerConfig, 'MAP_TILE_URL' | 'MAP_AT
   return html`data-tiles="${config.MAP_TILE_URL}" data-attribution="${config.MAP_ATTRIBUTION}"`;
 }
 
-/** The files of a page whose figure (a track, a geofence) is drawn on the map by assets/figure-map.js. */
+/** The files of a geofence's page, whose figure is drawn on the map by assets/figure-map.js. */
 export const FIGURE_MAP_ASSETS: readonly AssetName[] = ['leaflet.css', 'leaflet.js', 'figure-map.js'];

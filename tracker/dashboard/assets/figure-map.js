@@ -1,7 +1,6 @@
-// A page's figure on the map: a track (data-track, its points in order) drawn as one line with its
-// start (green circle) and end (red square) named, or a geofence (data-shape, a circle or a
-// polygon), over the base map and fitted to it. The SVG drawing the server sends stays in the page
-// for browsers without this script, and is hidden once the map shows.
+// A geofence's page draws it (data-shape, a circle or a polygon) over the base map, fitted to it
+// (a track's page has its own script, track-replay.js). The SVG drawing the server sends stays in
+// the page for browsers without this script, and is hidden once the map shows.
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -15,31 +14,20 @@ document.addEventListener('DOMContentLoaded', () => {
   const map = L.map(element);
   L.tileLayer(data.tiles, { attribution: data.attribution, maxZoom: 19 })
     .once('tileerror', () => {
-      notice.textContent = `The map background could not be loaded; the ${data.track ? 'track' : 'geofence'} is still shown.`;
+      notice.textContent = 'The map background could not be loaded; the geofence is still shown.';
       notice.hidden = false;
     })
     .addTo(map);
 
-  if (data.track) {
-    const points = JSON.parse(data.track);
-    const line = L.polyline(points, { color: '#0b5cad', weight: 4, opacity: 0.9 }).addTo(map);
-    const start = L.circleMarker(points[0], { radius: 8, color: '#fff', weight: 2, fillColor: '#17693a', fillOpacity: 1 }).bindTooltip(data.startLabel).addTo(map);
-    // A square, as in the legend.
-    const end = L.marker(points.at(-1), { icon: L.divIcon({ className: 'track-end-marker', iconSize: [14, 14] }), title: data.endLabel, keyboard: false }).bindTooltip(data.endLabel).addTo(map);
-    map.fitBounds(line.getBounds().pad(0.05), { maxZoom: 16 });
-    // For scripts and tests reading the map.
-    window.trackView = { map, line, start, end };
-  } else {
-    const shape = JSON.parse(data.shape);
-    const style = { color: '#6a3fb5', weight: 3, fillOpacity: 0.15 };
-    const layer =
-      shape.type === 'circle'
-        ? L.circle([shape.center.lat, shape.center.lng], { ...style, radius: shape.radius })
-        : L.polygon(shape.points.map((p) => [p.lat, p.lng]), style);
-    layer.addTo(map);
-    // A circle knows its bounds only on a map that has a view: they come from its centre and radius.
-    const bounds = shape.type === 'circle' ? L.latLng(shape.center.lat, shape.center.lng).toBounds(shape.radius * 2) : layer.getBounds();
-    map.fitBounds(bounds.pad(0.1), { maxZoom: 17 });
-    window.geofenceView = { map, layer };
-  }
+  const shape = JSON.parse(data.shape);
+  const style = { color: '#6a3fb5', weight: 3, fillOpacity: 0.15 };
+  const layer =
+    shape.type === 'circle'
+      ? L.circle([shape.center.lat, shape.center.lng], { ...style, radius: shape.radius })
+      : L.polygon(shape.points.map((p) => [p.lat, p.lng]), style);
+  layer.addTo(map);
+  // A circle knows its bounds only on a map that has a view: they come from its centre and radius.
+  const bounds = shape.type === 'circle' ? L.latLng(shape.center.lat, shape.center.lng).toBounds(shape.radius * 2) : layer.getBounds();
+  map.fitBounds(bounds.pad(0.1), { maxZoom: 17 });
+  window.geofenceView = { map, layer };
 });
