@@ -45,16 +45,20 @@ export function replayData(d: ReplayData): Html {
     data-trips="${JSON.stringify(trips)}" data-stops="${JSON.stringify(stops)}"`;
 }
 
-/** The play controls: play and pause, speed, the position in time; hidden until the script runs. */
+/**
+ * The play controls: play and pause, speed, the position in time; hidden until the script runs.
+ * The time beside the slider changes every frame while playing, so it is not announced (the
+ * slider's value text says it when the slider has the focus).
+ */
 export function replayControls(): Html {
   return html`<div id="replay" class="replay" role="group" aria-labelledby="replay-title" hidden>
   <h2 id="replay-title" class="visually-hidden">Replay</h2>
-  <button type="button" id="replay-play" class="button replay-play" aria-pressed="false">Play</button>
+  <button type="button" id="replay-play" class="button replay-play">Play</button>
   <span class="replay-field"><label for="replay-speed">Speed</label>
     <select id="replay-speed">${SPEEDS.map(([value, label]) => html`<option value="${value}"${value === DEFAULT_SPEED ? html` selected` : ''}>${label}</option>`)}</select></span>
   <span class="replay-field replay-slider"><label for="replay-position">Position in the track</label>
     <input type="range" id="replay-position" min="0" max="1000" step="1" value="0"></span>
-  <output id="replay-time" for="replay-position" class="replay-time"></output>
+  <output id="replay-time" for="replay-position" class="replay-time" aria-live="off"></output>
 </div>`;
 }
 
