@@ -78,8 +78,10 @@ export function streamSlots(opts: StreamSlotOptions): StreamSlots {
   }, CONFIRM_EVERY_MS).unref();
 
   async function middleware(...[req, res, next]: Parameters<RequestHandler>) {
-    if (!matchOf(res).route.stream) return next();
-    const tokenId = callerOf(res)!.tokenId;
+    // The dashboard's streams carry a session, not a token: the tracker counts those per session.
+    const caller = callerOf(res);
+    if (!matchOf(res).route.stream || !caller) return next();
+    const tokenId = caller.tokenId;
     const slot = randomUUID();
     if (!(await take(tokenId, slot))) return next(new ApiError('rate_limited', `at most ${opts.perToken} streams per token may be open at once; close one first`, { 'Retry-After': RETRY_AFTER_SECONDS }));
     res.on('close', () => give(tokenId, slot));

@@ -1,7 +1,8 @@
 // The fleet view in a real browser (Debian's Chromium, driven by playwright-core) through the
 // gateway: each device is a marker at its reported place (read from Leaflet in the page), coloured
 // by status and turned to its heading; a GT06 unit reporting over TCP moves its marker without a
-// reload; the search filters the list and the markers; a marker's popup names the unit and links
+// reload, through the dashboard's live stream; the stream is the session's account's and ends at
+// sign-out; the search filters the list and the markers; a marker's popup names the unit and links
 // its pages; geofences lie under the markers; the tiles come from MAP_TILE_URL's origin alone
 // (unreachable here, as on a machine without internet: the overlays still show). Screenshots land
 // in test/artifacts/dashboard/.
@@ -15,6 +16,7 @@ import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js'
 import { launchChromium, watchPage } from '../helpers/browser.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { DeviceClient } from '../helpers/device-client.js';
+import { SseClient } from '../helpers/sse-client.js';
 
 const ARTIFACTS = join('test', 'artifacts', 'dashboard');
 const PASSWORD = 'a long and memorable passphrase';
@@ -139,8 +141,10 @@ describe('the fleet view', () => {
     await shot('fleet');
   });
 
-  test('a unit reporting over TCP moves its marker within seconds, without a reload', async () => {
+  test('a unit reporting over TCP moves its marker within seconds through the live stream, without a reload', async () => {
     await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+    // While the stream is up the page polls once a minute: the move below can only come from the stream.
+    await page.waitForFunction(() => (window as unknown as { fleetView: { live(): boolean } }).fleetView.live());
     // 20 seconds and 340 metres on from the last fix: a plausible drive, not a GPS jump.
     await report(van, { lat: 52.52, lng: 13.41, speed: 72, heading: 135, at: NOW });
     await page.waitForFunction(
@@ -149,7 +153,7 @@ describe('the fleet view', () => {
         return m !== undefined && Math.abs(m.getLatLng().lng - 13.41) < 1e-4;
       },
       van.id!,
-      { timeout: 8000 },
+      { timeout: 4000 },
     );
     const moved = (await markers())[van.id!]!;
     expect(moved).toMatchObject({ lat: expect.closeTo(52.52, 4), look: 'fleet-marker fleet-marker-moving', turn: 'rotate(135deg)' });
@@ -160,7 +164,8 @@ describe('the fleet view', () => {
     await page.getByRole('button', { name: /^Van 1: Moving, 72 km\/h/ }).focus();
     await page.keyboard.press('Enter');
     const popup = page.locator('.leaflet-popup-content .fleet-popup');
-    await popup.waitFor();
+    // The stream moved the marker; the telemetry (the odometer) comes with the poll that follows within seconds.
+    await popup.getByText('0.3 km').waitFor({ timeout: 8000 });
     const facts = await popup.locator('dl > div').evaluateAll((rows) => rows.map((r) => [r.querySelector('dt')!.textContent, r.querySelector('dd')!.textContent]));
     expect(facts).toEqual([
       ['Status', 'Moving'],
@@ -199,10 +204,10 @@ describe('the fleet view', () => {
     await page.getByRole('button', { name: /^Van 1: Moving/ }).click();
     await page.locator('.leaflet-popup-content').getByRole('link', { name: 'Track' }).click();
     await page.waitForURL(new RegExp(`/dashboard/devices/${van.id}/track`));
-    await page.waitForFunction(() => 'trackView' in window);
+    await page.waitForFunction(() => (window as unknown as { trackView?: { start: unknown } }).trackView?.start != null);
     const drawn = await page.evaluate(() => {
-      const v = (window as unknown as { trackView: { line: { getLatLngs(): unknown[] }; start: { getLatLng(): unknown }; end: { getLatLng(): unknown } } }).trackView;
-      return { points: v.line.getLatLngs().length, start: v.start.getLatLng(), end: v.end.getLatLng() };
+      const v = (window as unknown as { trackView: { drawn(): number; start: { getLatLng(): unknown }; end: { getLatLng(): unknown } } }).trackView;
+      return { points: v.drawn(), start: v.start.getLatLng(), end: v.end.getLatLng() };
     });
     expect(drawn).toEqual({ points: 2, start: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.405, 4) }, end: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.41, 4) } });
     await expect(page.locator('#figure-notice').textContent()).resolves.toBe('The map background could not be loaded; the track is still shown.');
@@ -236,5 +241,22 @@ describe('the fleet view’s data', () => {
     expect(devices.map((d) => d.name).sort()).toEqual(['Car 3', 'Spare 4', 'Truck 2', 'Van 1']);
     expect(devices.find((d) => d.name === 'Van 1')).toMatchObject({ status: 'online', speed: 72, heading: 135, position: { lat: expect.closeTo(52.52, 4), lng: expect.closeTo(13.41, 4) }, telemetry: { ignition: { value: true } } });
     expect(devices.find((d) => d.name === 'Spare 4')).toMatchObject({ status: 'offline', position: null, lastUpdate: null, telemetry: {} });
+  });
+
+  test('the live stream needs a session, shows the account’s own positions, and ends at sign-out', async () => {
+    const anonymous = await new FormClient(stack.url).get('/dashboard/stream');
+    expect(anonymous.status).toBe(303);
+    const owner = await signIn(stack, 'owner@northern.example', PASSWORD);
+    await owner.get('/dashboard/devices');
+    const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const stream = await SseClient.open(`${stack.url}/dashboard/stream`, null, { cookie });
+    expect(stream.status).toBe(200);
+    expect(stream.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await report(car, { lat: 48.14, lng: 11.58, speed: 12, heading: 10, at: Date.now() });
+    await stream.until(() => stream.named('position').length > 0);
+    expect(stream.named('position')[0]!.data).toMatchObject({ deviceId: car.id, lat: expect.closeTo(48.14, 4), lng: expect.closeTo(11.58, 4) });
+    expect(await owner.post('/dashboard/logout', {})).toMatchObject({ status: 303 });
+    await stream.until(() => stream.ended);
+    expect(stream.named('cutoff').map((e) => e.data.reason)).toEqual(['signed_out']);
   });
 });

@@ -46,7 +46,7 @@ describe('escaping and content security', () => {
       expect(page.text).not.toContain('<img src=x');
       if (path !== '/dashboard/alerts') expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
       // Every script comes from our own files (the devices and track pages add the map's); nothing inline could run anyway.
-      const scripts = { '/dashboard/devices': ['dashboard', 'leaflet', 'leaflet\\.markercluster', 'fleet-map'], [`/dashboard/devices/${myDevice}/track`]: ['dashboard', 'leaflet', 'figure-map'] }[path] ?? ['dashboard'];
+      const scripts = { '/dashboard/devices': ['dashboard', 'leaflet', 'leaflet\\.markercluster', 'fleet-map'], [`/dashboard/devices/${myDevice}/track`]: ['dashboard', 'leaflet', 'track-replay'] }[path] ?? ['dashboard'];
       expect([...page.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(scripts.map((name) => expect.stringMatching(new RegExp(`^<script src="/dashboard/assets/${name}\\.js\\?v=[0-9a-f]+" defer>$`))));
       // Images from the map's tile server besides our own; requests (the map's updates) to ourselves only.
       expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https://tile.openstreetmap.org; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; connect-src 'self'");

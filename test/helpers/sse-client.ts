@@ -31,10 +31,11 @@ export class SseClient {
     res.on('error', end);
   }
 
-  /** Opens a stream; resolves once the answer's headers are in (whatever its status). */
-  static open(url: string, token: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  /** Opens a stream (with a bearer token, or null for one the headers authorize); resolves once the answer's headers are in (whatever its status). */
+  static open(url: string, token: string | null, headers: Record<string, string> = {}): Promise<SseClient> {
+    const authorization = token === null ? {} : { authorization: `Bearer ${token}` };
     return new Promise((resolve, reject) => {
-      const req = http.get(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseClient(res, req)));
+      const req = http.get(url, { headers: { ...authorization, accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseClient(res, req)));
       req.on('error', reject);
     });
   }

@@ -16,5 +16,3 @@ export function baseMapData(config: Pick<TrackerConfig, 'MAP_TILE_URL' | 'MAP_AT
   return html`data-tiles="${config.MAP_TILE_URL}" data-attribution="${config.MAP_ATTRIBUTION}"`;
 }
 
-/** The files of a page whose figure (a track) is drawn on the map by assets/figure-map.js. */
-export const FIGURE_MAP_ASSETS: readonly AssetName[] = ['leaflet.css', 'leaflet.js', 'figure-map.js'];

@@ -9,6 +9,7 @@ import { pageHeaders } from '../http/page-headers.js';
 import { databaseUnavailable } from '../storage/unavailable.js';
 import { serveAsset } from './assets.js';
 import { html } from './html.js';
+import { dashboardStreams, type LiveStreams } from './live-stream.js';
 import { tileSource } from './map-tiles.js';
 import { BASE, page } from './layout.js';
 import { alertsPage } from './pages/alerts.js';
@@ -53,9 +54,10 @@ function errorPages(): ErrorRequestHandler {
   };
 }
 
-export function dashboardRoutes(ctx: TrackerContext): Router {
+export function dashboardRoutes(ctx: TrackerContext, live: LiveStreams): Router {
   const pages = Router();
-  // Map tiles come from the configured tile server alone; the fleet view's script polls the dashboard.
+  const streams = dashboardStreams(ctx, live);
+  // Map tiles come from the configured tile server alone; the maps' scripts fetch and stream from the dashboard alone.
   pages.use(pageHeaders({ 'img-src': `'self' ${tileSource(ctx.config.MAP_TILE_URL)}`, 'connect-src': "'self'" }));
   pages.get('/assets/:file', serveAsset);
   // A geofence's polygon may have up to 1000 corners; every other form fits in 16 KiB.
@@ -66,10 +68,12 @@ export function dashboardRoutes(ctx: TrackerContext): Router {
   pages.use(requireSession(ctx.db, ctx.config));
   pages.get('/', (_req, res) => res.redirect(303, `${BASE}/devices`));
   pages.post('/logout', async (req, res) => {
-    await endSession(ctx.db, req, res, sessionOf(res));
+    const session = sessionOf(res);
+    await endSession(ctx.db, req, res, session);
+    streams.endSession(session.idHash);
     res.redirect(303, `${BASE}/login?signed_out=1`);
   });
-  pages.use(fleetPages(ctx), devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), webhooksPages(ctx), inboundPages(ctx), tokensPages(ctx));
+  pages.use(streams.routes, fleetPages(ctx), devicesPages(ctx), trackPage(ctx), alertsPage(ctx), geofencesPages(ctx), driversPages(ctx), recordsPages(ctx), webhooksPages(ctx), inboundPages(ctx), tokensPages(ctx));
   pages.use((_req, _res, next) => next(new ApiError('not_found', 'There is no such page.')));
   pages.use(databaseUnavailable());
   pages.use(errorPages());

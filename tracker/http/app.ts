@@ -33,7 +33,7 @@ export function createTrackerApp(ctx: TrackerContext, live: LiveFeed): express.E
   app.use(adminRoute(ctx));
   app.use(tokenStatusRoute(ctx));
   app.use(publicApi(ctx, { streamFeed: live.handler }));
-  app.use(dashboardRoutes(ctx));
+  app.use(dashboardRoutes(ctx, live));
   app.use(docsRoutes(ctx.config.PUBLIC_BASE_URL));
   app.use(notFound());
   app.use(databaseUnavailable());

@@ -20,7 +20,7 @@ export interface StreamLimits {
   maxBufferBytes: number;
 }
 
-export type CutoffReason = 'slow_consumer' | 'shutting_down';
+export type CutoffReason = 'slow_consumer' | 'shutting_down' | 'signed_out';
 
 /** Entries read from the log per query while catching up. */
 const CATCH_UP_BATCH = 1000;
@@ -30,6 +30,7 @@ const LAST_WORDS_MS = 5000;
 const MESSAGES: Record<CutoffReason, string> = {
   slow_consumer: 'the client did not read its events as fast as they came; reconnect with Last-Event-ID to continue',
   shutting_down: 'the server is restarting; reconnect with Last-Event-ID to continue',
+  signed_out: 'the dashboard session has ended; sign in again to continue',
 };
 
 export class FeedStream implements Subscriber {

@@ -1,7 +1,8 @@
 // The live feed edge: GET /api/public/v1/stream as Server-Sent Events of the caller's account, fed by
-// this process's hub. Started and stopped with the tracker; on stop every open stream is told why
-// and ended, so API requests in flight can finish.
-import type { RequestHandler } from 'express';
+// this process's hub (the dashboard's map opens its streams through `open`, for the session's
+// account). Started and stopped with the tracker; on stop every open stream is told why and ended,
+// so API requests in flight can finish.
+import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../../shared/errors.js';
 import type { TrackerContext } from '../context.js';
 import { EVENT_TYPES } from '../events/types.js';
@@ -15,6 +16,11 @@ import { exposeLiveFeed } from './metrics.js';
 
 export interface LiveFeed {
   handler: RequestHandler;
+  /**
+   * Answers the request with a stream of the account's entries that pass the filter, resuming after
+   * the request's Last-Event-ID when it has one; null when the client left before it began.
+   */
+  open(req: Request, res: Response, accountId: string, filter: StreamFilter): Promise<FeedStream | null>;
   close(): Promise<void>;
 }
 
@@ -39,7 +45,7 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
   const hub = new FeedHub(db, ctx.logger);
   await hub.start();
   exposeLiveFeed(ctx.metrics.registry, hub, ctx.feed);
-  const open = new Set<FeedStream>();
+  const streams = new Set<FeedStream>();
   const retention = config.STREAM_RETENTION_SECONDS;
   const renew = setInterval(() => {
     markInterest(db, hub.accounts(), retention).catch((err: unknown) => ctx.logger.error({ err }, 'renewing live feed interest failed'));
@@ -63,38 +69,43 @@ export async function startLiveFeed(ctx: TrackerContext): Promise<LiveFeed> {
     return { deviceIds, kinds, eventTypes };
   }
 
-  const handler: RequestHandler = async (req, res) => {
-    // The operation's scope check found the caller; the stream is of its account alone.
-    const { accountId } = callerOf(req.headers)!;
-    const q = parseStreamQuery(req.query);
-    const resume = req.get('last-event-id');
-    if (resume !== undefined && !LAST_EVENT_ID.test(resume.trim())) throw new ApiError('bad_request', 'Last-Event-ID must be an id this stream sent (digits only)');
-    const filter = await filterOf(accountId, q);
+  async function open(req: Request, res: Response, accountId: string, filter: StreamFilter): Promise<FeedStream | null> {
+    const resume = req.get('last-event-id')?.trim();
+    if (resume !== undefined && !LAST_EVENT_ID.test(resume)) throw new ApiError('bad_request', 'Last-Event-ID must be an id this stream sent (digits only)');
     // From now on (and for the retention period after the last stream closes) its positions are logged.
     await announceInterest(db, accountId, retention);
-    if (!res.socket || res.socket.destroyed) return; // the client left meanwhile
-    const stream = new FeedStream(accountId, res, filter, limits, resume?.trim() ?? hub.position);
-    open.add(stream);
+    if (!res.socket || res.socket.destroyed) return null; // the client left meanwhile
+    const stream = new FeedStream(accountId, res, filter, limits, resume ?? hub.position);
+    streams.add(stream);
     stream.onEnd = () => {
-      open.delete(stream);
+      streams.delete(stream);
       hub.remove(stream);
     };
     hub.add(stream);
-    if (resume === undefined) return;
+    if (resume === undefined) return stream;
     try {
-      await stream.catchUp(db, resume.trim());
+      await stream.catchUp(db, resume);
     } catch (err) {
       // The answer has begun: the client reconnects (with its Last-Event-ID) and resumes from there.
       ctx.logger.error({ err }, 'live feed catch-up failed');
       res.destroy();
     }
+    return stream;
+  }
+
+  const handler: RequestHandler = async (req, res) => {
+    // The operation's scope check found the caller; the stream is of its account alone.
+    const { accountId } = callerOf(req.headers)!;
+    const q = parseStreamQuery(req.query);
+    await open(req, res, accountId, await filterOf(accountId, q));
   };
 
   return {
     handler,
+    open,
     async close() {
       clearInterval(renew);
-      for (const stream of [...open]) stream.cutoff('shutting_down');
+      for (const stream of [...streams]) stream.cutoff('shutting_down');
       await hub.stop();
     },
   };

@@ -1,10 +1,11 @@
 // The fleet view: every device as a marker on a Leaflet map (an arrow turned to its heading,
 // coloured by status, clustered when many), the account's geofences under them, and a searchable
 // list beside the map. `fleetView.update(devices)` draws devices in the public API's shape (plus
-// `heading`); today a poll of the dashboard's JSON feeds it every few seconds, a live feed can feed
-// it the same way. Everything shown comes in as text (textContent, never markup), and no style
-// attribute is written (the page's Content-Security-Policy forbids them): positions and rotation
-// go through the CSSOM.
+// `heading`): the live feed (the dashboard's Server-Sent Events stream) moves the markers as
+// positions come, and a poll of the dashboard's JSON keeps statuses, telemetry and the list
+// current (every few seconds while the stream is down, rarely while it is up). Everything shown
+// comes in as text (textContent, never markup), and no style attribute is written (the page's
+// Content-Security-Policy forbids them): positions and rotation go through the CSSOM.
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -146,7 +147,7 @@ document.addEventListener('DOMContentLoaded', () => {
   /** Draws these devices; with `complete`, devices not among them are removed. */
   function update(devices, { complete = false } = {}) {
     const seen = new Set();
-    for (const device of devices) {
+    for (let device of devices) {
       seen.add(device.id);
       let entry = shown.get(device.id);
       if (!entry) {
@@ -154,7 +155,10 @@ document.addEventListener('DOMContentLoaded', () => {
         entry.item = listItem(entry);
         shown.set(device.id, entry);
       }
-      entry.device = device;
+      // A poll answered after a newer live position must not move the marker back.
+      const newer = entry.device.lastUpdate && device.lastUpdate && device.lastUpdate < entry.device.lastUpdate;
+      entry.device = newer ? { ...device, position: entry.device.position, speed: entry.device.speed, heading: entry.device.heading, lastUpdate: entry.device.lastUpdate } : device;
+      device = entry.device;
       const look = `${statusOf(device)}|${device.heading === null ? '-' : Math.round(device.heading)}`;
       if (device.position) {
         const at = [device.position.lat, device.position.lng];
@@ -215,9 +219,47 @@ document.addEventListener('DOMContentLoaded', () => {
   }
   search.addEventListener('input', filter);
 
+  // The live feed: each valid position of a device on the map moves its marker at once. The browser
+  // reconnects by itself (resuming after the last event it saw); a stream cut off because the
+  // session ended is closed, and the poll then says so.
+  let streaming = false;
+  const live = typeof EventSource === 'function' ? new EventSource(data.stream) : null;
+  if (live) {
+    live.addEventListener('open', () => {
+      streaming = true;
+    });
+    live.addEventListener('position', (event) => {
+      const p = JSON.parse(event.data);
+      const entry = shown.get(p.deviceId);
+      if (!entry || !p.valid || p.filtered || p.lat === null || p.lng === null) return;
+      update([{ ...entry.device, status: 'online', position: { lat: p.lat, lng: p.lng }, speed: p.speed, heading: p.heading, lastUpdate: p.timestamp }]);
+      // The telemetry the popups show follows with the next poll, brought forward to a few seconds.
+      if (timer !== null && due - Date.now() > Number(data.pollMs)) schedule(Number(data.pollMs));
+    });
+    live.addEventListener('cutoff', (event) => {
+      if (JSON.parse(event.data).reason !== 'signed_out') return;
+      live.close();
+      streaming = false;
+      if (!busy) schedule(0);
+    });
+    // Down (the browser is reconnecting, or gave up): the poll takes over at its short interval.
+    live.addEventListener('error', () => {
+      streaming = false;
+      if (timer !== null && due - Date.now() > Number(data.pollMs)) schedule(Number(data.pollMs));
+    });
+    // Leaving the page ends the stream at once rather than when the connection is collected.
+    window.addEventListener('pagehide', () => live.close());
+  }
+
   // The poll: one request at a time, paused while the page is hidden, stopped when the session ends.
   let timer = null;
+  let due = 0;
   let busy = false;
+  function schedule(ms) {
+    if (timer !== null) clearTimeout(timer);
+    due = Date.now() + ms;
+    timer = setTimeout(poll, ms);
+  }
   async function poll() {
     timer = null;
     busy = true;
@@ -225,6 +267,7 @@ document.addEventListener('DOMContentLoaded', () => {
       const res = await fetch(data.devices, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
       if (res.redirected || !(res.headers.get('content-type') ?? '').startsWith('application/json')) {
         say('Your session has ended: reload the page to sign in again.');
+        live?.close();
         busy = false;
         return;
       }
@@ -235,7 +278,7 @@ document.addEventListener('DOMContentLoaded', () => {
       say('The map could not be updated; trying again in a few seconds.');
     }
     busy = false;
-    if (!document.hidden) timer = setTimeout(poll, Number(data.pollMs));
+    if (!document.hidden) schedule(Number(streaming ? data.livePollMs : data.pollMs));
   }
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden && timer === null && !busy) poll();
@@ -243,5 +286,5 @@ document.addEventListener('DOMContentLoaded', () => {
   poll();
 
   // For scripts and tests reading the map: the Leaflet map and each device's marker.
-  window.fleetView = { map, update, markers: () => new Map([...shown].filter(([, e]) => e.marker).map(([id, e]) => [id, e.marker])) };
+  window.fleetView = { map, update, live: () => streaming, markers: () => new Map([...shown].filter(([, e]) => e.marker).map(([id, e]) => [id, e.marker])) };
 });

@@ -1,7 +1,7 @@
 // The fleet view at the top of the devices page (the dashboard's home): a map with every device
 // as a marker, the account's geofences under them, and a searchable list beside it. The markup is
-// a frame; assets/fleet-map.js draws it from GET /dashboard/fleet.json and polls that every few
-// seconds. Without the script the devices table below the map says everything.
+// a frame; assets/fleet-map.js draws it from GET /dashboard/fleet.json, moves the markers from the
+// live feed (GET /dashboard/stream) and polls the JSON for the rest. Without the script the devices table below the map says everything.
 import { Router } from 'express';
 import type { TrackerContext } from '../../context.js';
 import { listDevices, type Device } from '../../devices/repository.js';
@@ -17,8 +17,10 @@ import { TELEMETRY_ROWS } from './device-telemetry.js';
 /** What the fleet view's page links besides the shared files, in load order. */
 export const FLEET_ASSETS: readonly AssetName[] = ['leaflet.css', 'MarkerCluster.css', 'MarkerCluster.Default.css', 'leaflet.js', 'leaflet.markercluster.js', 'fleet-map.js'];
 
-/** How often the page asks for the devices again, in milliseconds. */
+/** How often the page asks for the devices again while its live stream is down, in milliseconds. */
 const POLL_MS = 5000;
+/** …and while the stream moves the markers (statuses, telemetry, devices added or removed). */
+const LIVE_POLL_MS = 60_000;
 
 /**
  * A device as the public API shows it (GET /devices), plus its heading for the marker's arrow, so
@@ -54,7 +56,7 @@ export async function fleetView(ctx: TrackerContext, accountId: string): Promise
   </div>
   <div class="fleet-main">
     <div id="fleet-map" class="fleet-map" role="region" aria-label="Map" ${baseMapData(ctx.config)}
-      data-devices="${BASE}/fleet.json" data-device-pages="${BASE}/devices/" data-geofence-pages="${BASE}/geofences/" data-poll-ms="${POLL_MS}"
+      data-devices="${BASE}/fleet.json" data-device-pages="${BASE}/devices/" data-geofence-pages="${BASE}/geofences/" data-poll-ms="${POLL_MS}" data-live-poll-ms="${LIVE_POLL_MS}" data-stream="${BASE}/stream"
       data-geofences="${JSON.stringify(shapes)}" data-telemetry="${JSON.stringify(TELEMETRY_ROWS.filter((r) => r.brief))}"></div>
     <p class="fleet-legend"><span class="dot dot-moving" aria-hidden="true"></span>Moving (over 2 km/h) <span class="dot dot-stopped" aria-hidden="true"></span>Stopped <span class="dot dot-offline" aria-hidden="true"></span>Offline</p>
     <p id="fleet-notice" class="fleet-notice" aria-live="polite" hidden></p>
