@@ -8,6 +8,7 @@ import type { DeviceFix } from '../../../tracker/simulator/frames/fix.js';
 import { gt06Alarm, gt06CommandReply, gt06Login, gt06Position, gt06WhereReply } from '../../../tracker/simulator/frames/gt06.js';
 
 const PROTO_POSITION = 0x22;
+const PROTO_ALARM = 0x16;
 
 export interface ReceivedCommand {
   text: string;
@@ -20,10 +21,14 @@ export class RecordingDevice {
   private lastSecond = 0;
   /** Reports sent on the current connection and not ACKed yet: serial → fix time (ms). */
   private pending = new Map<number, number>();
+  /** Alarms sent on the current connection and not ACKed yet, by serial. */
+  private pendingAlarms = new Set<number>();
   private stopped = false;
   loggedIn = false;
   /** Fix times (ms) of the reports the tracker ACKed. */
   readonly acked: number[] = [];
+  /** Alarms the tracker ACKed (each stored with its event). */
+  alarmsAcked = 0;
   readonly commands: ReceivedCommand[] = [];
   /** Logins answered, first connection included. */
   logins = 0;
@@ -41,6 +46,7 @@ export class RecordingDevice {
   async connect(): Promise<void> {
     this.loggedIn = false;
     this.pending.clear();
+    this.pendingAlarms.clear();
     const reader = answerReader('gt06');
     const socket = connect(this.port, '127.0.0.1');
     this.socket = socket;
@@ -56,6 +62,7 @@ export class RecordingDevice {
             resolve();
           }
           if (kind === 'ack' && bytes[3] === PROTO_POSITION) this.onAck(bytes.readUInt16BE(4));
+          if (kind === 'ack' && bytes[3] === PROTO_ALARM && this.pendingAlarms.delete(bytes.readUInt16BE(4))) this.alarmsAcked++;
           if (kind === 'command') this.onCommand(bytes);
         }
       });
@@ -101,7 +108,9 @@ export class RecordingDevice {
   /** Raises an SOS alarm with a fix; false when not connected. */
   sos(): boolean {
     if (!this.socket || !this.loggedIn) return false;
-    this.socket.write(gt06Alarm(this.fix(), 'sos', {}, this.nextSerial()));
+    const serial = this.nextSerial();
+    this.pendingAlarms.add(serial);
+    this.socket.write(gt06Alarm(this.fix(), 'sos', {}, serial));
     return true;
   }
 
