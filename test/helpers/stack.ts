@@ -8,7 +8,7 @@ import { migrate } from '../../tracker/storage/migrate.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { uniquePrefix } from './gateway.js';
-import { startService, type Service } from './processes.js';
+import { startService, type Service, type StartOptions } from './processes.js';
 import { NO_DEVICE_PORTS } from './ports.js';
 
 export interface Stack {
@@ -18,7 +18,7 @@ export interface Stack {
   trackerEnv: Record<string, string>;
   /** Settings of a gateway process in front of the tracker on that port. */
   gatewayEnv(trackerPort: number): Record<string, string>;
-  startTracker(env?: Record<string, string>): Promise<Service & { devicePorts: Record<string, number>; metricsPort: number }>;
+  startTracker(env?: Record<string, string>, opts?: StartOptions): Promise<Service & { devicePorts: Record<string, number>; metricsPort: number }>;
   account(name: string): Promise<string>;
   device(account: string, imei: string): Promise<string>;
   token(account: string, scopes: string): Promise<string>;
@@ -58,10 +58,11 @@ export async function createStack(): Promise<Stack> {
       REDIS_URL: 'redis://127.0.0.1:6379',
       RATE_LIMIT_PREFIX: uniquePrefix(),
     }),
-    async startTracker(env = {}) {
+    async startTracker(env = {}, opts = {}) {
       // Started under tsx: on a loaded machine compiling and migrating can take a while.
-      const s = await startService('tracker/main.ts', { ...trackerEnv, ...env }, { timeoutMs: 60_000 });
-      const line = await s.waitForLog((l) => l.msg === 'tracker started');
+      const timeoutMs = opts.timeoutMs ?? 60_000;
+      const s = await startService('tracker/main.ts', { ...trackerEnv, ...env }, { ...opts, timeoutMs });
+      const line = await s.waitForLog((l) => l.msg === 'tracker started', timeoutMs);
       return Object.assign(s, { devicePorts: line.devicePorts as Record<string, number>, metricsPort: line.metricsPort as number });
     },
     account: async (name) => (await run('accounts create', { name })).id,
