@@ -3,7 +3,8 @@
 // checks they spread over both trackers, that a locate through either gateway reaches a unit on
 // either tracker within a second, and that after kill -9 of one tracker its units are back on the
 // other within their reconnect interval with no ACKed position missing, events and webhooks keep
-// flowing (each webhook-id once) and the API answers no 502.
+// flowing (every webhook-id delivered; only those in flight at the kill twice) and the API answers
+// no 502.
 // Long: about two minutes, most of it waiting for reports and reconnections.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
 import { parseConfig } from '../../shared/config.js';
@@ -19,8 +20,6 @@ const INTERVAL_MS = 5000;
 const RECONNECT_MS = 5000;
 /** Connecting, logging in and the tracker's first write take a little beyond the interval itself. */
 const RECONNECT_SLACK_MS = 3000;
-/** The trackers parse PROXY protocol (DEVICE_PROXY_PROTOCOL) from the release that adds it on. */
-const PROXY_PROTOCOL = false;
 const V1 = '/api/public/v1';
 // CI installs nginx and its stream module (.ci/run); a machine without them skips this file rather than failing it.
 const missing = balancerMissing();
@@ -69,7 +68,7 @@ function pollStatuses(bases: string[]): { stop(): Promise<number[]> } {
 
 beforeAll(async () => {
   if (missing) return;
-  cluster = await startCluster({ proxyProtocol: PROXY_PROTOCOL });
+  cluster = await startCluster({ proxyProtocol: true });
   phase('cluster');
   const { stack } = cluster;
   account = await stack.account('Scale');
@@ -192,7 +191,9 @@ suite('two trackers and two gateways behind nginx', () => {
     // Each unit had reports ACKed before the kill and after it.
     expect(units.filter((u) => !u.acked.some((t) => t < killedAt) || !u.acked.some((t) => t > killedAt)).map((u) => u.imei)).toEqual([]);
 
-    // Every webhook delivered, each webhook-id once (a row the dead tracker held returns after its lease).
+    // Every webhook delivered under its one webhook-id. A row the dead tracker held returns after its
+    // lease; one it had already sent when it died is sent again, same webhook-id (the receiver's
+    // deduplication key): at most the deliveries one tracker has in flight (WEBHOOK_CONCURRENCY).
     const deliveries = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0]!.n;
     const all = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries'))[0]!.n;
     expect(all).toBeGreaterThanOrEqual(ackedSos);
@@ -200,7 +201,9 @@ suite('two trackers and two gateways behind nginx', () => {
     phase('webhooks delivered');
     await cluster.receiver.waitFor((r) => r.length >= all, 5000);
     expect(cluster.receiver.ids().size).toBe(all);
-    expect(cluster.receiver.received.length).toBe(all);
+    const resent = cluster.receiver.received.length - all;
+    phase(`${resent} webhooks sent again after the kill`);
+    expect(resent).toBeLessThanOrEqual(64);
 
     expect(statuses.length).toBeGreaterThan(30);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);

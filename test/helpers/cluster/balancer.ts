@@ -25,8 +25,6 @@ export function balancerMissing(): string | null {
 export interface BalancerPorts {
   /** The public API: nginx → gateways. */
   api: number;
-  /** The trackers' HTTP: nginx → trackers (gateways' TRACKER_URL while it names one tracker). */
-  trackerApi: number;
   /** The device port: nginx stream → trackers, least_conn. */
   devices: number;
   /** One device port per tracker, in the trackers' order, each reaching only that tracker. */
@@ -42,7 +40,6 @@ export interface Balancer {
 
 export interface BalancerUpstreams {
   gateways: number[];
-  trackerHttp: number[];
   trackerDevices: number[];
   proxyProtocol: boolean;
 }
@@ -51,7 +48,7 @@ export interface BalancerUpstreams {
 export async function pickBalancerPorts(trackers: number): Promise<BalancerPorts> {
   const pinnedDevices: number[] = [];
   for (let i = 0; i < trackers; i++) pinnedDevices.push(await freePort());
-  return { api: await freePort(), trackerApi: await freePort(), devices: await freePort(), pinnedDevices };
+  return { api: await freePort(), devices: await freePort(), pinnedDevices };
 }
 
 /** A dead upstream is passed over for fail_timeout after one failure; the request goes to the next. */
@@ -92,9 +89,7 @@ http {
   scgi_temp_path scgi_temp;
   access_log off;
   upstream gateways { ${servers(up.gateways)} keepalive 32; }
-  upstream trackers { ${servers(up.trackerHttp)} keepalive 32; }
   ${httpProxy(ports.api, 'gateways')}
-  ${httpProxy(ports.trackerApi, 'trackers')}
 }
 stream {
   upstream devices { least_conn; ${servers(up.trackerDevices)} }

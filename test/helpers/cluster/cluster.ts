@@ -10,17 +10,9 @@ import { pickBalancerPorts, startBalancer, type Balancer, type BalancerPorts } f
 export type TrackerNode = Service & { devicePort: number; metricsPort: number };
 export type GatewayNode = Service & { metricsPort: number };
 
-/**
- * What each gateway's TRACKER_URL names. `balancer`: nginx's port balancing the trackers' HTTP
- * (a dead tracker is passed over by nginx). `list`: every tracker, comma-separated, the gateway
- * spreading requests itself with passive health.
- */
-export type TrackerRoute = 'balancer' | 'list';
-
 export interface ClusterOptions {
   trackers?: number;
   gateways?: number;
-  trackerRoute?: TrackerRoute;
   /** nginx sends a PROXY protocol header on every device connection; the trackers expect it. */
   proxyProtocol?: boolean;
   /** Settings added to every tracker's, given the stack (a replica's DATABASE_READ_URL names its database). */
@@ -45,10 +37,8 @@ export interface Cluster {
 /** Several nodes start at once on a busy CI machine: more time than one service's start needs. */
 const START = { timeoutMs: 60_000 };
 
-function trackerUrl(route: TrackerRoute, ports: BalancerPorts, trackers: TrackerNode[]): string {
-  if (route === 'list') return trackers.map((t) => `http://127.0.0.1:${t.port}`).join(',');
-  return `http://127.0.0.1:${ports.trackerApi}`;
-}
+/** Each gateway's TRACKER_URL: every tracker, the gateway spreading requests with passive health. */
+const trackerUrl = (trackers: TrackerNode[]) => trackers.map((t) => `http://127.0.0.1:${t.port}`).join(',');
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const stack = await createStack();
@@ -74,7 +64,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     for (let i = 0; i < (opts.gateways ?? 2); i++) {
       const g = await startService('gateway/main.ts', {
         ...stack.gatewayEnv(0),
-        TRACKER_URL: trackerUrl(opts.trackerRoute ?? 'balancer', ports, trackers),
+        TRACKER_URL: trackerUrl(trackers),
         RATE_LIMIT_READ_PER_MINUTE: '100000',
         RATE_LIMIT_WRITE_PER_MINUTE: '100000',
         RATE_LIMIT_COMMANDS_PER_MINUTE: '100000',
@@ -86,7 +76,6 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     }
     const balancer = await startBalancer(ports, {
       gateways: gateways.map((g) => g.port),
-      trackerHttp: trackers.map((t) => t.port),
       trackerDevices: trackers.map((t) => t.devicePort),
       proxyProtocol: opts.proxyProtocol ?? false,
     });
