@@ -151,8 +151,11 @@ const ioSchema = z.record(z.string().max(64), z.union([z.number(), z.string().ma
  * The vocabulary as a zod schema: a strict object (an unknown key is refused, numbers must be
  * finite); numbered keys are checked against their family.
  */
+/** Each named key's schema (a key of the vocabulary, and io). */
+const FIELDS: Record<string, z.ZodType> = { ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, schemaOf(e)])), io: ioSchema };
+
 export const telemetrySchema = z
-  .object({ ...Object.fromEntries(Object.entries(TELEMETRY).map(([k, e]) => [k, schemaOf(e).optional()])), io: ioSchema.optional() })
+  .object(Object.fromEntries(Object.entries(FIELDS).map(([k, schema]) => [k, schema.optional()])))
   .catchall(z.union([z.number(), z.boolean()]))
   .superRefine((value, ctx) => {
     for (const [key, v] of Object.entries(value)) {
@@ -167,8 +170,8 @@ export const telemetrySchema = z
 /**
  * The check ingest runs on every attribute set: true when `telemetrySchema` accepts it. Flags,
  * numbers and integers (nearly every value a device sends) are checked here, as strictly as the
- * schema checks them; a set holding anything else (text, alarms, codes, network data, io, an
- * unknown key) goes to the schema, which judges it whole. A tenth of the schema's cost per report.
+ * schema checks them; anything else of a named key (text, alarms, codes, network data, io) by that
+ * key's schema alone, and a set with a key the vocabulary does not name goes to the schema whole.
  */
 export function isTelemetry(attributes: Record<string, unknown>): boolean {
   for (const key in attributes) {
@@ -176,7 +179,11 @@ export function isTelemetry(attributes: Record<string, unknown>): boolean {
     if (v === undefined) continue;
     const e = telemetryEntry(key);
     const ok = e?.type === 'boolean' ? typeof v === 'boolean' : e?.type === 'number' ? typeof v === 'number' && Number.isFinite(v) : e?.type === 'integer' && Number.isSafeInteger(v);
-    if (!ok) return telemetrySchema.safeParse(attributes).success;
+    if (ok) continue;
+    // A named key (io, network, text…) is judged by its own schema, as the whole set's would judge it.
+    const field = FIELDS[key];
+    if (!field) return telemetrySchema.safeParse(attributes).success;
+    if (!field.safeParse(v).success) return false;
   }
   return true;
 }

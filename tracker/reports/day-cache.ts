@@ -94,16 +94,36 @@ export async function rangePieces(db: Db, writes: Db, deviceIds: string[], from:
 
 /**
  * Computes and keeps the days of these devices in [firstDay, endDay) that are not kept (never
- * computed, or marked since); returns how many it computed.
+ * computed, or marked since), from each device's first stored day to its last (a day outside them
+ * has no positions: a report computes it at once, so none is kept ahead); returns how many it computed.
  */
 export async function keepDays(db: Db, deviceIds: string[], firstDay: number, endDay: number): Promise<number> {
+  const spans = await db.query<{ id: string; first: number | null; last: number | null }>(
+    `SELECT d.id,
+       (SELECT extract(epoch FROM min(p.device_time)) * 1000 FROM positions p WHERE p.device_id = d.id)::float8 AS first,
+       (SELECT extract(epoch FROM max(p.device_time)) * 1000 FROM positions p WHERE p.device_id = d.id)::float8 AS last
+     FROM devices d WHERE d.id = ANY($1::text[])`,
+    [deviceIds],
+  );
+  const stored = new Map(spans.filter((s) => s.first !== null && s.last !== null).map((s) => [s.id, [Math.floor(s.first! / DAY_MS) * DAY_MS, Math.floor(s.last! / DAY_MS) * DAY_MS + DAY_MS]] as const));
+  const ids = deviceIds.filter((id) => stored.has(id));
+  if (ids.length === 0) return 0;
   const rows = await db.query<Row & { kept: boolean }>(
     `SELECT device_id, to_char(day, 'YYYY-MM-DD') AS day, generation, pieces IS NOT NULL AS kept FROM report_days WHERE device_id = ANY($1::text[]) AND day >= $2::date AND day < $3::date`,
-    [deviceIds, iso(firstDay), iso(endDay)],
+    [ids, iso(firstDay), iso(endDay)],
   );
-  const missing = missingDays(deviceIds, firstDay, endDay, rows, new Set(rows.filter((r) => r.kept).map((r) => `${r.device_id} ${r.day}`)));
-  await computeDays(db, db, deviceIds, missing, firstDay, endDay);
+  const kept = new Set(rows.filter((r) => r.kept).map((r) => `${r.device_id} ${r.day}`));
+  const missing = missingDays(ids, firstDay, endDay, rows, { has: (key) => kept.has(key) || outside(stored, key) });
+  await computeDays(db, db, ids, missing, firstDay, endDay);
   return missing.size;
+}
+
+/** True when `device day` lies outside the device's stored days. */
+function outside(stored: Map<string, readonly [number, number]>, key: string): boolean {
+  const [id, day] = key.split(' ') as [string, string];
+  const [first, end] = stored.get(id)!;
+  const at = Date.parse(day);
+  return at < first || at >= end;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

@@ -22,6 +22,11 @@ import { loadTrack, POSITIONS_PER_PAGE, trackPositions } from '../track.js';
 import { deviceUrl, ownDevice } from './devices.js';
 
 const DAY_MS = 86_400_000;
+/** The longest the simplification of a track may run (the gateway's UPSTREAM_TIMEOUT_MS default). */
+const DETAIL_TIMEOUT_MS = 10_000;
+/** SQLSTATE of a statement stopped by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
 const REPLAY_ASSETS: readonly AssetName[] = ['leaflet.css', 'leaflet.js', 'track-replay.js'];
 const PRESETS: readonly [string, number][] = [['Last 24 hours', 1], ['Last 7 days', 7], ['Last 30 days', 30], [`Last ${MAX_RANGE_DAYS} days`, MAX_RANGE_DAYS]];
 
@@ -135,14 +140,25 @@ ${result}`,
     );
   });
 
-  // The track simplified for the map's zoom and view (track-detail.ts).
+  // The track simplified for the map's zoom and view (track-detail.ts), read where reads that
+  // tolerate lag go. Past the gateway's wait for an answer (UPSTREAM_TIMEOUT_MS) nobody reads it:
+  // the query stops there rather than keep the database busy.
   router.get('/devices/:id/track.json', async (req, res) => {
     const device = await ownDevice(ctx, res, req.params.id);
     const q = parseJsonQuery(DetailQuery, req.query);
     if ('error' in q) return void res.status(400).json({ error: q.error });
     const { zoom, west, south, east, north } = q.extra;
     const bounds = west === undefined ? null : { west, south: south!, east: east!, north: north! };
-    res.set('Cache-Control', 'no-store').json(await trackDetail(ctx.db, device.id, q.period.from, q.period.to, { zoom, bounds }));
+    try {
+      const detail = await ctx.reads.transaction(async (tx) => {
+        await tx.query(`SET LOCAL statement_timeout = ${DETAIL_TIMEOUT_MS}`);
+        return trackDetail(tx, device.id, q.period.from, q.period.to, { zoom, bounds });
+      });
+      res.set('Cache-Control', 'no-store').json(detail);
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== QUERY_CANCELED) throw err;
+      res.status(503).set('Retry-After', '30').json({ error: 'the track of this period took too long to draw; choose a shorter period' });
+    }
   });
 
   // A page of the position table.
