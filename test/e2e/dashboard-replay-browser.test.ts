@@ -198,8 +198,13 @@ describe('the replay', () => {
     const row = page.getByRole('button', { name: '2026-11-20 08:10:00 UTC: show on the map' });
     await row.focus({ timeout: 5000 });
     await page.keyboard.press('Enter');
+    // The map zooms in to the row's position (animated): its centre is read once it has settled there.
+    const target = 13.3 + 20 * 0.0049;
+    await page
+      .waitForFunction((lng) => Math.abs((window as unknown as Window).trackView.map.getCenter().lng - lng) < 1e-4, target, { timeout: 5000 })
+      .catch(() => undefined);
     const centre = await page.evaluate(() => (window as unknown as Window).trackView.map.getCenter());
-    expect(centre).toEqual({ lat: expect.closeTo(52.5, 4), lng: expect.closeTo(13.3 + 20 * 0.0049, 4) });
+    expect(centre).toEqual({ lat: expect.closeTo(52.5, 4), lng: expect.closeTo(target, 4) });
     await expect(page.locator('#replay-time').textContent()).resolves.toBe('2026-11-20 08:10:00 UTC, 40 km/h');
     await shot('replay-table');
     expect(problems).toEqual([]);
