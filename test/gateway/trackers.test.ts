@@ -3,6 +3,7 @@
 // keeps being answered by the other, never a 502, and the gateway's metrics name the dead one; only
 // once both are gone does the client get 502.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually } from '../helpers/device-client.js';
 import { scrape, sample } from '../helpers/metrics.js';
 import { startService, stopAllServices, type Service } from '../helpers/processes.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -44,7 +45,9 @@ describe('a gateway in front of two trackers', () => {
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
-    const [a, b] = trackers.map((t) => served(t, `${V1}/devices`));
+    // Each tracker's request log line is written after its answer has gone: wait for the last ones.
+    const counts = () => Promise.resolve(trackers.map((t) => served(t, `${V1}/devices`)));
+    const [a, b] = await eventually(counts, ([x, y]) => x! + y! >= 20);
     expect(a! + b!).toBe(20);
     expect(Math.min(a!, b!)).toBeGreaterThanOrEqual(5);
     const metrics = await scrape(metricsPort);

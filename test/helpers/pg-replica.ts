@@ -4,7 +4,7 @@
 // 127.0.0.1 (.ci/run adds the line). Every database of the primary, including ones created later, is
 // on the replica.
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -54,10 +54,12 @@ export async function startReplica(): Promise<Replica> {
     await asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-D', data, '-X', 'stream', '-R', '-c', 'fast']);
     writeFileSync(join(data, 'postgresql.conf'), `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nhot_standby = on\nhba_file = '${join(dir, 'pg_hba.conf')}'\n`);
     writeFileSync(join(dir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
-    await asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+    // A busy machine (other suites writing WAL the standby must replay first) can take a while.
+    await asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '120', 'start']);
   } catch (err) {
+    const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').split('\n').slice(-10).join('\n') : '';
     rmSync(dir, { recursive: true, force: true });
-    throw err;
+    throw new Error(`${(err as Error).message}\nthe replica's log ends:\n${log}`);
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let stopped = false;

@@ -64,7 +64,7 @@ describe('kept report days', () => {
     await send(trip(at(24 + 9))); // the next day
     // Stored days after their end, each record marked its day: nothing is kept.
     expect(await kept()).toEqual({ kept: false, generation: 80 });
-    expect(await keepReportDays(f.tracker.ctx.db, 3)).toBe(3); // the three ended days of the one unit
+    expect(await keepReportDays(f.tracker.ctx.db, 3)).toBe(2); // the two ended days the unit has positions on
     expect(await kept()).toEqual({ kept: true, generation: 80 });
     expect(await keepReportDays(f.tracker.ctx.db, 3)).toBe(0);
     expect((await trips()).map((t) => t.startTime)).toEqual([at(9, 9.5).toISOString()]);
