@@ -17,6 +17,18 @@ const fix = (i: number) => ({ time: new Date(Date.UTC(2026, 10, 22, 11, 0, i)), 
 const stored = async (db: Queryable, deviceId: string) =>
   db.query<{ t: Date; attributes: Record<string, unknown> }>('SELECT device_time AS t, attributes FROM positions WHERE device_id = $1 ORDER BY device_time', [deviceId]);
 
+/** GET on one kept-alive connection; says whether the connection was reused. */
+function reportOn(agent: Agent, port: number, path: string): Promise<{ status: number; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('operator CLI', () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -63,29 +75,6 @@ describe('operator CLI', () => {
     await tracker.stop();
     expect(tracker.logs.join('\n')).not.toContain(key);
     expect(tracker.logs.join('\n')).not.toContain(given);
-  });
-});
-
-/** GET on one kept-alive connection; says whether the connection was reused. */
-function reportOn(agent: Agent, port: number, path: string): Promise<{ status: number; reused: boolean }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-describe('a phone on one kept-alive connection', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await createStack();
-  });
-  afterAll(async () => {
-    await stopAllServices();
-    await stack.close();
   });
 
   test('a new key, or the unit given another identifier, holds from the next report on the same connection', async () => {
