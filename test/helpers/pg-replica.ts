@@ -52,8 +52,14 @@ export async function startReplica(): Promise<Replica> {
   try {
     // -c fast: an immediate checkpoint on the primary instead of waiting for a spread one.
     await asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-D', data, '-X', 'stream', '-R', '-c', 'fast']);
-    writeFileSync(join(data, 'postgresql.conf'), `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nhot_standby = on\nhba_file = '${join(dir, 'pg_hba.conf')}'\n`);
-    writeFileSync(join(dir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
+    const conf = (file: string, text: string) => {
+      writeFileSync(file, text);
+      // The server reads them as the postgres user, whatever our umask made of the mode.
+      chmodSync(file, 0o600);
+      if (process.getuid?.() === 0) chownSync(file, owner.uid, owner.gid);
+    };
+    conf(join(data, 'postgresql.conf'), `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nhot_standby = on\nhba_file = '${join(dir, 'pg_hba.conf')}'\n`);
+    conf(join(dir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
     // A busy machine (other suites writing WAL the standby must replay first) can take a while.
     await asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '120', 'start']);
   } catch (err) {
