@@ -13,7 +13,7 @@ beforeAll(async () => {
   f = await startTrackerFixture('postgres');
   acme = await f.account('Acme');
   van = await f.device(acme, '359633100000701', 'Van');
-});
+}, 120_000); // a tracker starting on a busy CI machine
 afterAll(() => f.close());
 
 const TIMES = ['+100000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '+010000-01-01T00:00:00.000Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-20T24:00:00Z', '2026-11-20 10:00:00Z', '2026-11-20T10:00:00+01:00', '2026-11-20T10:00:00.1234567Z'];
