@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { createCommand, deliverSent, expireCommands, failCommand } from '../../tracker/commands/repository.js';
 import { gt06Alarm, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
-import { launchChromium, watchPage } from '../helpers/browser.js';
+import { launchChromium, signedInPage } from '../helpers/browser.js';
 import { account, createOwner, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { DeviceClient } from '../helpers/device-client.js';
 
@@ -65,13 +65,7 @@ beforeAll(async () => {
   await command('locate');
 
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  await watchPage(page, problems);
-  await page.goto(`${stack.url}/dashboard/login`);
-  await page.getByLabel('Email address').fill('owner@harbour.example');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForURL(`${stack.url}/dashboard/devices`);
+  page = await signedInPage(browser, stack.url, { email: 'owner@harbour.example', password: PASSWORD }, { problems });
 }, 120_000);
 
 afterAll(async () => {

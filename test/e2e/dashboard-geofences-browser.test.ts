@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { createGeofence } from '../../tracker/geofences/repository.js';
-import { launchChromium, watchPage } from '../helpers/browser.js';
+import { launchChromium, signedInPage } from '../helpers/browser.js';
 import { account, createOwner, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 
 const ARTIFACTS = join('test', 'artifacts', 'dashboard');
@@ -104,13 +104,7 @@ beforeAll(async () => {
   await createGeofence(db, await account(stack, 'Rival'), { name: 'Rival depot', description: '', shape: { type: 'circle', center: { lat: 52.5, lng: 13.4 }, radius: 900 } });
 
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await watchPage(page, problems);
-  await page.goto(`${stack.url}/dashboard/login`);
-  await page.getByLabel('Email address').fill('owner@spree.example');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForURL(`${stack.url}/dashboard/devices`);
+  page = await signedInPage(browser, stack.url, { email: 'owner@spree.example', password: PASSWORD }, { problems, height: 900 });
 }, 120_000);
 
 afterAll(async () => {

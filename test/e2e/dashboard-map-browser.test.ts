@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { createGeofence } from '../../tracker/geofences/repository.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
-import { launchChromium, watchPage } from '../helpers/browser.js';
+import { launchChromium, signedInPage } from '../helpers/browser.js';
 import { account, createOwner, FormClient, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { DeviceClient } from '../helpers/device-client.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -94,13 +94,7 @@ beforeAll(async () => {
   for (let i = 0; i < 100 && (await offline()) !== 'offline'; i++) await new Promise((r) => setTimeout(r, 50));
 
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  await watchPage(page, problems, TILES);
-  await page.goto(`${stack.url}/dashboard/login`);
-  await page.getByLabel('Email address').fill('owner@northern.example');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForURL(`${stack.url}/dashboard/devices`);
+  page = await signedInPage(browser, stack.url, { email: 'owner@northern.example', password: PASSWORD }, { problems, tiles: TILES });
 }, 120_000);
 
 afterAll(async () => {

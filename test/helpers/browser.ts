@@ -27,3 +27,20 @@ export async function watchPage(page: Page, problems: string[], tiles = 'https:/
   });
   page.on('pageerror', (e) => void problems.push(e.message));
 }
+
+/** A page of a new context, watched (watchPage), signed in to the dashboard at `baseUrl` and on its devices list. */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  user: { email: string; password: string },
+  opts: { problems: string[]; height?: number; tiles?: string },
+): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: opts.height ?? 860 } })).newPage();
+  await watchPage(page, opts.problems, opts.tiles);
+  await page.goto(`${baseUrl}/dashboard/login`);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`${baseUrl}/dashboard/devices`);
+  return page;
+}
