@@ -120,26 +120,7 @@ export async function startNginx(opts: { nginx: string; gateway: string; certifi
     if (existsSync(DEBIAN_STREAM_MODULE)) conf = `load_module ${DEBIAN_STREAM_MODULE};\n${conf}`;
   }
   writeFileSync(join(prefix, 'nginx.conf'), conf);
-  const child: ChildProcess = spawn(opts.nginx, ['-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(prefix, { recursive: true, force: true });
-  };
-  for (const deadline = Date.now() + 10_000; !(await accepts(httpsPort)); await new Promise((r) => setTimeout(r, 50))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`nginx did not start:\n${stderr}`);
-    }
-  }
+  const { errorLog, stop } = await runNginx(opts.nginx, prefix, [httpsPort]);
   return {
     httpPort,
     httpsPort,
@@ -151,7 +132,34 @@ export async function startNginx(opts: { nginx: string; gateway: string; certifi
         return '';
       }
     },
-    errorLog: () => stderr,
+    errorLog,
     stop,
   };
+}
+
+/**
+ * Runs nginx in the foreground with `prefix`/nginx.conf, its error log on stderr, until each of
+ * `ports` accepts (at most 10 s); stop() ends it and removes the prefix.
+ */
+export async function runNginx(nginx: string, prefix: string, ports: number[]): Promise<{ errorLog(): string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(nginx, ['-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; pid ${join(prefix, 'nginx.pid')};`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  for (const deadline = Date.now() + 10_000; !(await Promise.all(ports.map(accepts))).every(Boolean); await new Promise((r) => setTimeout(r, 50))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`nginx did not start:\n${stderr}`);
+    }
+  }
+  return { errorLog: () => stderr, stop };
 }

@@ -4,12 +4,10 @@
 // trackers (least_conn), plus one device port pinned to each tracker, so a test can place a device
 // on a chosen tracker through the same path. With proxyProtocol every device connection reaches the
 // tracker behind a PROXY protocol header, as `proxy_protocol on;` sends it.
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findProgram } from '../nginx.js';
+import { findProgram, runNginx } from '../nginx.js';
 import { freePort } from '../ports.js';
 
 /** Where Debian's libnginx-mod-stream puts the stream module (nginx is built with it dynamic). */
@@ -79,7 +77,6 @@ export function balancerConf(prefix: string, ports: BalancerPorts, up: BalancerU
 worker_processes 1;
 worker_rlimit_nofile 8192;
 error_log stderr warn;
-pid ${join(prefix, 'nginx.pid')};
 events { worker_connections 4096; }
 http {
   client_body_temp_path client_body_temp;
@@ -99,14 +96,6 @@ stream {
 `;
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-}
-
 export async function startBalancer(ports: BalancerPorts, upstreams: BalancerUpstreams): Promise<Balancer> {
   const missing = balancerMissing();
   if (missing) throw new Error(missing);
@@ -114,22 +103,6 @@ export async function startBalancer(ports: BalancerPorts, upstreams: BalancerUps
   const prefix = mkdtempSync(join(tmpdir(), 'fleet-balancer-'));
   chmodSync(prefix, 0o755); // workers run as `nobody` when nginx starts as root
   writeFileSync(join(prefix, 'nginx.conf'), balancerConf(prefix, ports, upstreams));
-  const child = spawn(nginx, ['-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', 'stderr', '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(prefix, { recursive: true, force: true });
-  };
-  for (const deadline = Date.now() + 10_000; !(await accepts(ports.devices)) || !(await accepts(ports.api)); await new Promise((r) => setTimeout(r, 50))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`nginx did not start:\n${stderr}`);
-    }
-  }
-  return { ports, errorLog: () => stderr, stop };
+  const { errorLog, stop } = await runNginx(nginx, prefix, [ports.devices, ports.api]);
+  return { ports, errorLog, stop };
 }
