@@ -5,7 +5,11 @@
 // days it went into for the reports, reports/marks.ts), merges the devices' latest telemetry
 // (positions/latest-telemetry.ts), writes the state back and judges the batch for events, and only
 // after COMMIT are the waiters released to send their ACKs; then what was stored is handed to the
-// live feed, off the ACK's path. A write the database refuses is split by waiter and
+// live feed, off the ACK's path. Up to `writers` batches are written at once (one while the
+// database works on another); what comes while every writer is busy waits and goes as one batch,
+// so a chain that fell behind catches up with larger batches instead of queueing small ones. Two
+// batches with a device in common take turns at its row lock, in the order they were cut, so a
+// device's reports are counted and judged in order. A write the database refuses is split by waiter and
 // retried, so one device's unusable frame fails that frame alone; when the database is unreachable
 // every waiter is rejected: their devices get no ACK and re-send.
 import type { Logger } from '../../shared/logger.js';
@@ -22,8 +26,10 @@ import type { Db, Queryable } from '../storage/db.js';
 export interface BatcherOptions {
   /** Longest a position waits for its batch (ms). */
   maxDelayMs: number;
-  /** A batch this large is written at once. */
+  /** A batch this large is written at once (when a writer is free), and no batch is larger. */
   maxRows: number;
+  /** Batches written at once (1 on the embedded database, which runs one transaction at a time). */
+  writers: number;
   /** The position filters and the computed counters' settings. */
   sequence: SequenceSettings;
 }
@@ -79,7 +85,10 @@ export class PositionBatcher {
   private pending: Waiter[] = [];
   private pendingRows = 0;
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  /** Writes under way. */
+  private readonly writing = new Set<Promise<void>>();
+  /** Resolves once the last write started holds its devices' locks (or failed before). */
+  private lockTurn: Promise<void> = Promise.resolve();
   private delayMs: number;
   stored = 0;
   /** Frames and reports whose write the database refused even alone (their devices got no ACK). */
@@ -108,21 +117,37 @@ export class PositionBatcher {
     return new Promise((resolve, reject) => {
       this.pending.push({ rows, reports, resolve, reject });
       this.pendingRows += rows.length + reports.length;
-      if (this.pendingRows >= this.options.maxRows) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+      if (this.pendingRows >= this.options.maxRows) this.start();
+      // With every writer busy, the next one to finish takes what is pending.
+      else if (this.writing.size < this.options.writers) this.timer ??= setTimeout(() => this.start(), this.delayMs);
     });
   }
 
-  /** Writes what is pending; batches are written one after another, in order. */
-  flush(): Promise<void> {
+  /** Writes what is pending; resolves once nothing is pending or being written. */
+  async flush(): Promise<void> {
+    this.start();
+    while (this.writing.size > 0) await Promise.allSettled([...this.writing]);
+  }
+
+  /** Starts writes of what is pending, at most maxRows each, while a writer is free. */
+  private start(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.pending;
-    if (batch.length === 0) return this.flushing;
-    this.pending = [];
-    this.pendingRows = 0;
-    this.flushing = this.flushing.then(() => this.write(batch));
-    return this.flushing;
+    while (this.pending.length > 0 && this.writing.size < this.options.writers) {
+      let taken = 0;
+      let rows = 0;
+      while (taken < this.pending.length && (taken === 0 || rows < this.options.maxRows)) {
+        const w = this.pending[taken++]!;
+        rows += w.rows.length + w.reports.length;
+      }
+      const batch = this.pending.splice(0, taken);
+      this.pendingRows -= rows;
+      const written: Promise<void> = this.write(batch).finally(() => {
+        this.writing.delete(written);
+        this.start();
+      });
+      this.writing.add(written);
+    }
   }
 
   private countFiltered(reason: FilterReason, action: 'flag' | 'drop', n = 1): void {
@@ -137,12 +162,18 @@ export class PositionBatcher {
   private async write(waiters: Waiter[]): Promise<void> {
     if (waiters.length === 0) return;
     const rows = waiters.flatMap((w) => w.rows);
+    // Batches lock their devices' rows in the order they were started: each asks once the one
+    // before holds its locks.
+    const turn = this.lockTurn;
+    let locked!: () => void;
+    this.lockTurn = new Promise((resolve) => (locked = resolve));
     try {
       const { kept, stored, dropped, events } = await this.db.transaction(async (tx) => {
         const reports = waiters.flatMap((w) => w.reports);
         const ids = new Set<string>();
         for (const w of waiters) deviceIdsOf(w, ids);
-        const states = await lockDeviceStates(tx, ids);
+        await turn;
+        const states = await lockDeviceStates(tx, ids).finally(locked);
         if (states.size < ids.size) throw new RemovedDevicesError(new Set([...ids].filter((id) => !states.has(id))));
         const sequenced = sequence(rows, states, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
@@ -161,6 +192,7 @@ export class PositionBatcher {
       for (const w of waiters) w.resolve();
       this.onCommitted?.(stored, events);
     } catch (err) {
+      locked(); // failed before its lock: the next batch goes first, and the parts below after it
       if (err instanceof RemovedDevicesError) {
         const refused = (w: Waiter) => [...deviceIdsOf(w)].some((id) => err.ids.has(id));
         for (const w of waiters.filter(refused)) w.reject(err);

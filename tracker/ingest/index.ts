@@ -50,6 +50,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports), {
       maxDelayMs: 20,
       maxRows: 2000,
+      writers: db.kind === 'postgres' ? 2 : 1,
       sequence: {
         filters: { zero: config.FILTER_ZERO, future: config.FILTER_FUTURE, futureMarginMs: config.FILTER_FUTURE_MARGIN, jump: config.FILTER_JUMP, maxSpeedKmh: config.FILTER_MAX_SPEED_KMH },
         engineHoursMaxGapMs: config.ENGINE_HOURS_MAX_GAP,
