@@ -44,16 +44,15 @@ export async function registerUnits(db: Db, account: string, choice: ProtocolCho
 /** Connects units first..first+count-1 (TCP units logged in where the protocol answers a login), 500 at a time. */
 export async function openFleet(choice: ProtocolChoice, first: number, count: number, target: { devicePort: number; osmandPort: number }): Promise<BenchFleet> {
   const fleet: BenchFleet = { units: [], latencies: new Map(), refusals: 0, close: () => undefined };
-  // One connection per phone, as a phone has; a report sent before the last is answered waits for it.
-  const phones = Array.from({ length: count }, (_, k) => protocolAt(choice, first + k)).filter((p) => p === 'osmand').length;
-  const agent = new Agent({ keepAlive: true, maxSockets: Math.max(1, phones) });
   const timed = (protocol: SimProtocol) => fleet.latencies.get(protocol) ?? fleet.latencies.set(protocol, []).get(protocol)!;
   const since = (at: bigint) => Number(process.hrtime.bigint() - at) / 1e6;
 
   const open = (i: number): Promise<BenchUnit> => {
     const protocol = protocolAt(choice, i);
     const id = simIdentifier(protocol, imeiOf(i));
-    if (protocol === 'osmand')
+    if (protocol === 'osmand') {
+      // One kept-alive connection per phone, as a phone has; a report sent before the last is answered waits for it.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       return Promise.resolve({
         protocol,
         send(fix) {
@@ -66,8 +65,9 @@ export async function openFleet(choice: ProtocolChoice, first: number, count: nu
           req.on('error', () => fleet.refusals++);
           req.end();
         },
-        close: () => undefined,
+        close: () => agent.destroy(),
       });
+    }
     return new Promise((resolve, reject) => {
       let serial = 0;
       const nextSerial = () => (serial = serial >= 0xfffe ? 1 : serial + 1);
@@ -102,7 +102,6 @@ export async function openFleet(choice: ProtocolChoice, first: number, count: nu
   for (let i = 0; i < count; i += 500) fleet.units.push(...(await Promise.all(Array.from({ length: Math.min(500, count - i) }, (_, k) => open(first + i + k)))));
   fleet.close = () => {
     for (const u of fleet.units) u.close();
-    agent.destroy();
   };
   return fleet;
 }

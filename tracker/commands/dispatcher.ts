@@ -17,6 +17,13 @@ const EXPIRE_EVERY_MS = 1000;
 export class CommandDispatcher {
   private seq = 0;
   private unlisten: (() => Promise<void>) | null = null;
+  /**
+   * Devices on HTTP found with nothing queued, and not notified of a command since: their next
+   * report is answered without a query (a phone reports every few seconds; a command is rare).
+   */
+  private readonly nothingQueued = new Set<string>();
+  /** Notifications heard so far: a claim that saw one arrive meanwhile marks nothing. */
+  private notified = 0;
   private stopExpiry: (() => void) | null = null;
 
   constructor(
@@ -32,10 +39,17 @@ export class CommandDispatcher {
 
   async start(): Promise<void> {
     this.links.onOnline((deviceId) => void this.deliver(deviceId));
-    this.unlisten = await this.db.listen(COMMANDS_CHANNEL, (payload) => {
-      const { deviceId } = JSON.parse(payload) as { deviceId: string };
-      if (this.links.get(deviceId)) void this.deliver(deviceId);
-    });
+    this.unlisten = await this.db.listen(
+      COMMANDS_CHANNEL,
+      (payload) => {
+        const { deviceId } = JSON.parse(payload) as { deviceId: string };
+        this.notified++;
+        this.nothingQueued.delete(deviceId);
+        if (this.links.get(deviceId)) void this.deliver(deviceId);
+      },
+      // Notifications were lost while the connection was down: every device is asked again.
+      () => this.nothingQueued.clear(),
+    );
     this.stopExpiry = this.jobs.every('command-expiry', EXPIRE_EVERY_MS, () => this.expire());
   }
 
@@ -67,10 +81,19 @@ export class CommandDispatcher {
     }
   }
 
-  /** Claims the unexpired queued commands of a device reporting over HTTP, encoded for the answer to its report. */
+  /**
+   * Claims the unexpired queued commands of a device reporting over HTTP, encoded for the answer to
+   * its report. A device found with none is not asked again until a command for it is notified.
+   */
   async collect(deviceId: string, protocol: string): Promise<Buffer[]> {
+    if (this.nothingQueued.has(deviceId)) return [];
+    const notified = this.notified;
+    const claimed = await claimQueued(this.db, deviceId);
+    // A command queued after the claim read the table is notified after it committed: heard
+    // before this line, nothing is marked; heard after, it unmarks the device.
+    if (claimed.length === 0 && notified === this.notified) this.nothingQueued.add(deviceId);
     const out: Buffer[] = [];
-    for (const command of await claimQueued(this.db, deviceId)) {
+    for (const command of claimed) {
       const bytes = await this.encode(deviceId, protocol, command);
       if (bytes) out.push(bytes);
     }

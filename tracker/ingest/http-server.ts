@@ -8,8 +8,8 @@
 // unit with no queued command (200, empty), after about as long; each address has a report budget.
 // Behind a TCP balancer (DEVICE_PROXY_PROTOCOL) each connection's PROXY protocol header is read
 // before the HTTP parser sees it, and its address is the phone's.
-// A phone keeps its connection open between reports: once a report on a connection is accepted, the
-// next ones with the same identifier and key are accepted without looking the unit up again, as a
+// Once a phone's report is accepted, its next ones with the same identifier and key (on any
+// connection: many phones open one per report) are accepted without looking the unit up again, as a
 // TCP device identifies once per connection, until the unit is removed, given another identifier
 // or report key (forget), or the phone is detached.
 import { timingSafeEqual } from 'node:crypto';
@@ -87,9 +87,8 @@ export interface HttpReportServer {
   close(deadline: number): Promise<void>;
 }
 
-/** What a connection's last accepted report established. */
+/** What a phone's last accepted report established. */
 interface Accepted {
-  identity: string;
   /** The hash of the key that report presented; null: it presented none. */
   keyHash: Buffer | null;
   deviceId: string;
@@ -107,12 +106,17 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
   const budgets = new ReportWindows(limits.reportsPerMinute);
   const answerTime = new AnswerTime();
-  const accepted = new WeakMap<Socket, Accepted>();
+  /** By identifier: the last accepted report of each phone online here. */
+  const accepted = new Map<string, Accepted>();
 
-  /** The unit a report on this connection speaks for without a lookup, or null when it must be looked up. */
-  function acceptedBefore(socket: Socket, identity: string, key: string | undefined): string | null {
-    const a = accepted.get(socket);
-    if (!a || a.identity !== identity || online.get(a.deviceId)?.conn !== a.conn) return null;
+  /** The unit a report with this identifier speaks for without a lookup, or null when it must be looked up. */
+  function acceptedBefore(identity: string, key: string | undefined): string | null {
+    const a = accepted.get(identity);
+    if (!a) return null;
+    if (online.get(a.deviceId)?.conn !== a.conn) {
+      accepted.delete(identity);
+      return null;
+    }
     if (a.keyHash === null || key === undefined) return a.keyHash === null && key === undefined ? a.deviceId : null;
     return timingSafeEqual(a.keyHash, hashSecret(key)) ? a.deviceId : null;
   }
@@ -169,7 +173,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     // Like any malformed report, an implausible one is refused whole, with the reason, before any lookup.
     const screened = screenReport(deps, protocol.name, decoded.identity.slice(0, 20), decoded.positions, decoded.attributes);
     if (screened.refused) return reply(400, `implausible ${screened.refused}: report refused`);
-    const known = acceptedBefore(req.socket, decoded.identity, key);
+    const known = acceptedBefore(decoded.identity, key);
     const device = known ? { id: known } : await identify(deps, protocol.name, decoded.identity, async (found) => reportKeyAccepts(await reportKeyHash(deps.db, found.id), key));
     // Under DEVICE_TAKEOVER=older a report is refused while a TCP connection speaks for the unit.
     if (!device || standing(deps, device.id, { conn: online.get(device.id)?.conn ?? absent, remoteAddress }) === 'refused') {
@@ -178,7 +182,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     }
     await store(deps, device.id, screened);
     const conn = seen(device.id, remoteAddress);
-    if (!known) accepted.set(req.socket, { identity: decoded.identity, keyHash: key === undefined ? null : hashSecret(key), deviceId: device.id, conn });
+    if (!known) accepted.set(decoded.identity, { keyHash: key === undefined ? null : hashSecret(key), deviceId: device.id, conn });
     await answered(deps, device.id, { conn, remoteAddress }, decoded, screened.positions);
     const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);

@@ -22,7 +22,10 @@ export interface Db extends Queryable {
    * COPY takes no bind parameters: the string parameters go in as quoted literals.
    */
   copyBinary(sql: string, params: string[]): AsyncGenerator<Buffer>;
-  /** Calls onPayload for every NOTIFY on the channel, from any process; resolves to an unlisten. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls onPayload for every NOTIFY on the channel, from any process; resolves to an unlisten.
+   * onResumed is called once listening again after a lost connection: what was sent meanwhile is lost.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -61,7 +61,7 @@ export function openPostgres(connectionString: string, max: number): Db {
         client.release(!done);
       }
     },
-    listen: (channel, onPayload) => listen(connectionString, channel, onPayload),
+    listen: (channel, onPayload, onResumed) => listen(connectionString, channel, onPayload, onResumed),
     async close() {
       await pool.end();
     },
@@ -72,8 +72,9 @@ export function openPostgres(connectionString: string, max: number): Db {
  * LISTEN on a connection of its own (a pooled one would be recycled). If the connection drops it
  * reconnects, so a database restart does not silently stop notifications.
  */
-async function listen(connectionString: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+async function listen(connectionString: string, channel: string, onPayload: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
+  let lost = false;
   let stopped = false;
   const retry = (): void => {
     if (!stopped) setTimeout(() => void connect().catch(retry), 1000).unref();
@@ -82,6 +83,7 @@ async function listen(connectionString: string, channel: string, onPayload: (pay
     const c = new pg.Client({ connectionString });
     c.on('notification', (n) => n.channel === channel && n.payload !== undefined && onPayload(n.payload));
     c.on('error', () => {
+      lost = true;
       c.end().catch(() => undefined);
       retry();
     });
@@ -90,6 +92,10 @@ async function listen(connectionString: string, channel: string, onPayload: (pay
     // Stopped while reconnecting: this connection would otherwise outlive the database's close.
     if (stopped) return void (await c.end().catch(() => undefined));
     client = c;
+    if (lost) {
+      lost = false;
+      onResumed?.();
+    }
   };
   await connect();
   return async () => {

@@ -1,0 +1,56 @@
+// Commands for phones (OsmAnd over HTTP) go in the answer to a report. A phone found with nothing
+// queued is not asked for again until a command for it is notified; when the tracker's notification
+// connection is lost, a command queued meanwhile (its notification gone) still reaches the phone's
+// next report once the connection is back.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { osmandQueryString } from '../../tracker/simulator/frames/osmand.js';
+import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
+
+const IMEI = '359633100000404';
+const fix = (i: number) => ({ time: new Date(Date.now() - 60_000 + i * 1000), lat: 52.52 + i / 10000, lng: 13.405, speed: 30, heading: 90 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('commands for phones on postgres', () => {
+  let f: TrackerFixture;
+  let account: string;
+  let device: string;
+  const report = async (i: number) => (await request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`).get(`/?${osmandQueryString(IMEI, fix(i))}`).buffer(true)).text;
+  const locate = async () => {
+    const res = await f.as(account).post(`/api/public/v1/devices/${device}/locate`);
+    expect(res.status).toBe(200);
+  };
+  const listeners = async () =>
+    (await f.tracker.ctx.db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "device_commands"'`)).map((r) => r.pid);
+
+  beforeAll(async () => {
+    f = await startTrackerFixture('postgres');
+    account = await f.account('Phones');
+    device = await f.device(account, IMEI, 'Phone');
+  }, 120_000);
+  afterAll(() => f.close());
+
+  test('a phone with nothing queued gets empty answers; a command queued later comes with the next report', async () => {
+    expect(await report(1)).toBe('');
+    expect(await report(2)).toBe('');
+    await locate();
+    await sleep(200);
+    expect(await report(3)).toBe('locate');
+    expect(await report(4)).toBe('');
+  });
+
+  test('a command queued while the notification connection is down reaches the next report once it is back', async () => {
+    expect(await report(5)).toBe('');
+    const [listener] = await listeners();
+    expect(listener).toBeDefined();
+    await f.tracker.ctx.db.query('SELECT pg_terminate_backend($1)', [listener]);
+    await locate(); // notified to nobody
+    // The tracker listens again on a new connection within a few seconds.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) {
+      const now = await listeners();
+      if (now.length > 0 && !now.includes(listener!)) break;
+    }
+    await sleep(200);
+    expect(await report(6)).toBe('locate');
+  });
+});
