@@ -57,13 +57,19 @@ export async function openFleet(choice: ProtocolChoice, first: number, count: nu
         protocol,
         send(fix) {
           const at = process.hrtime.bigint();
-          const req = request({ host: '127.0.0.1', port: target.osmandPort, method: 'POST', path: `/?${osmandQueryString(id, fix)}`, agent }, (res) => {
-            res.resume();
-            if (res.statusCode === 200) timed(protocol).push(since(at));
-            else fleet.refusals++;
-          });
-          req.on('error', () => fleet.refusals++);
-          req.end();
+          const path = `/?${osmandQueryString(id, fix)}`;
+          const post = (retry: boolean): void => {
+            const req = request({ host: '127.0.0.1', port: target.osmandPort, method: 'POST', path, agent }, (res) => {
+              res.resume();
+              if (res.statusCode === 200) timed(protocol).push(since(at));
+              else fleet.refusals++;
+            });
+            // A kept-alive connection the tracker closed as idle just as the report went out: sent
+            // again on a new one, as an HTTP client does (the time counts from the first attempt).
+            req.on('error', (err: NodeJS.ErrnoException) => (retry && req.reusedSocket && err.code === 'ECONNRESET' ? post(false) : fleet.refusals++));
+            req.end();
+          };
+          post(true);
         },
         close: () => agent.destroy(),
       });
