@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { runVerb } from '../../tracker/admin/verbs.js';
 import { gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
-import { launchChromium, watchPage } from '../helpers/browser.js';
+import { launchChromium, signedInPage } from '../helpers/browser.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack, type FormClient } from '../helpers/dashboard.js';
 import { DeviceClient } from '../helpers/device-client.js';
 
@@ -106,13 +106,7 @@ beforeAll(async () => {
 
   owner = await signIn(stack, EMAIL, PASSWORD);
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await watchPage(page, problems);
-  await page.goto(`${stack.url}/dashboard/login`);
-  await page.getByLabel('Email address').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForURL(`${stack.url}/dashboard/devices`);
+  page = await signedInPage(browser, stack.url, { email: EMAIL, password: PASSWORD }, { problems, height: 900 });
 }, 180_000);
 
 afterAll(async () => {
