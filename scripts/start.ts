@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, parseConfig } from '../shared/config.js';
 import { ensureEmbeddedKeys } from '../shared/keys.js';
+import { NODE_FLAGS } from '../shared/node-flags.js';
 
 const config = loadConfig(parseConfig);
 // What the services write under DATA_DIR (keys, the embedded database) is private to this user; the
@@ -16,8 +17,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
-function run(name: string, script: string): ChildProcess {
-  const child = spawn(process.execPath, [join(root, script)], { stdio: 'inherit', env: process.env });
+function run(name: keyof typeof NODE_FLAGS, script: string): ChildProcess {
+  const child = spawn(process.execPath, [...NODE_FLAGS[name], join(root, script)], { stdio: 'inherit', env: process.env });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);

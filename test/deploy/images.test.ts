@@ -5,6 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../shared/node-flags.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: { build: string } };
@@ -63,11 +64,11 @@ describe.each(Object.entries(IMAGES))('the %s image', (service, image) => {
   const [build, deps, runtime] = stages;
   const { files, packages } = importClosure(image.entries);
 
-  test('is built in stages on Node 24 LTS, and runs as an unprivileged user with a health check', () => {
+  test('is built in stages on Node 24 LTS, and runs as an unprivileged user with its Node flags and a health check', () => {
     expect(stages.map((s) => s.from)).toEqual(['node:24-slim', 'node:24-slim', 'node:24-slim']);
     expect(deps!.lines).toContain('RUN npm ci --omit=dev --loglevel=warn && npm cache clean --force');
     expect(runtime!.lines).toContain('USER node');
-    expect(text).toContain(`CMD ["node", "--enable-source-maps", "${image.cmd}"]`);
+    expect(text).toContain(`CMD [${['node', '--enable-source-maps', ...NODE_FLAGS[service as keyof typeof NODE_FLAGS], image.cmd].map((a) => `"${a}"`).join(', ')}]`);
     expect(text).toContain(`CMD ["node", "dist/scripts/healthcheck.js", "${service}"]`);
   });
 

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../shared/node-flags.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -46,13 +47,19 @@ function parse(line: string): Record<string, unknown> | null {
   }
 }
 
+/** The flags a service runs with in production (shared/node-flags.ts), for its entry point. */
+function nodeFlags(entry: string): readonly string[] {
+  const service = entry.split('/')[0];
+  return entry.endsWith('/main.ts') && (service === 'tracker' || service === 'gateway') ? NODE_FLAGS[service] : [];
+}
+
 /**
- * Starts `node --import tsx <entry>` (path relative to the repository) with env added to ours.
+ * Starts `node <its flags> --import tsx <entry>` (path relative to the repository) with env added to ours.
  * Metrics listen on a free port unless env names one, so services started together never collide.
  */
 export function startService(entry: string, env: Record<string, string>, opts: StartOptions = {}): Promise<Service> {
   const { NODE_OPTIONS: _jestOptions, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...nodeFlags(entry), '--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...inherited, GATEWAY_METRICS_PORT: '0', TRACKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ALARMS, addAlarm, alarmsOf, closestTelemetryKey, fromTraccar, TELEMETRY, TELEMETRY_FAMILIES, telemetrySchema, type Telemetry, type TelemetryKey } from '../../tracker/positions/telemetry.js';
+import { ALARMS, addAlarm, alarmsOf, closestTelemetryKey, fromTraccar, isTelemetry, TELEMETRY, TELEMETRY_FAMILIES, telemetrySchema, type Telemetry, type TelemetryKey } from '../../tracker/positions/telemetry.js';
 
 /**
  * One value of every fixed key, typed by the TypeScript type: leaving a table key out, or giving it
@@ -75,6 +75,28 @@ describe('the table', () => {
 
   test('the closest key is suggested for a misspelling', () => {
     expect(['fule', 'powr', 'ignitoin', 'tmp2', 'batterylevel'].map(closestTelemetryKey)).toEqual(['fuel', 'power', 'ignition', 'temp1', 'batteryLevel']);
+  });
+
+  test('the check ingest runs on every position gives the schema\'s answer, value by value', () => {
+    const cell = { cellId: 8120, locationAreaCode: 10365 };
+    const values: unknown[] = [
+      true, 0, -0, 1.5, -7, 2 ** 53, Number.MAX_SAFE_INTEGER, Infinity, Number.NaN, '', 'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(256), 'x'.repeat(257),
+      'sos', 'sos,powerCut', 'sos,', 'panic', null, [], {}, [1], { a: 1 },
+      { cellTowers: [cell] }, { cellTowers: [{ ...cell, radioType: 'lte', signalStrength: -60.5, mobileCountryCode: 0, mobileNetworkCode: 2 }] },
+      { cellTowers: [{ ...cell, cellId: -1 }] }, { cellTowers: [{ ...cell, cellId: 1.5 }] }, { cellTowers: [{ ...cell, extra: 1 }] }, { cellTowers: [{ cellId: 1 }] },
+      { cellTowers: [{ ...cell, radioType: 'edge' }] }, { cellTowers: [{ ...cell, signalStrength: Infinity }] }, { cellTowers: Array.from({ length: 33 }, () => cell) },
+      { cellTowers: Array.from({ length: 32 }, () => cell) }, { cellTowers: cell }, { radioType: 'nr' }, { radioType: 'x' }, { cells: [] },
+      { wifiAccessPoints: [{ macAddress: 'a4:2b:b0:01:02:03', channel: 6, signalStrength: -70 }] }, { wifiAccessPoints: [{ macAddress: 'A4:2B:B0:01:02:03' }] },
+      { wifiAccessPoints: [{ macAddress: 'a4:2b:b0:01:02:03', channel: 6.5 }] }, { wifiAccessPoints: [{}] }, { wifiAccessPoints: [null] },
+      { '385': 'ff', x: 1, y: true }, { a: { b: 1 } }, { a: Infinity }, { ['k'.repeat(65)]: 1 }, { a: 'v'.repeat(4097) },
+    ];
+    const keys = [...Object.keys(TELEMETRY), 'temp2', 'adc1', 'in3', 'out12', 'io', 'temp', 'fule'];
+    for (const key of keys) {
+      for (const value of values) {
+        const attributes = { [key]: value };
+        expect([key, value, isTelemetry(attributes)]).toEqual([key, value, telemetrySchema.safeParse(attributes).success]);
+      }
+    }
   });
 
   test('the JSON Schema carries each key with its unit', () => {

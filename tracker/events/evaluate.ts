@@ -64,33 +64,41 @@ function canonical(value: unknown): string {
 
 const withoutTime = (s: DeviceRuleState) => canonical({ ...s, t: undefined });
 
+/** One device's evaluation under way. */
+interface Run {
+  state: DeviceRuleState;
+  raised: Raised[];
+  touched: boolean;
+}
+
+/** Takes a rule's outcome into the run. Rules give their state back unchanged (the same object) when nothing moved: the usual case, which then costs no comparison. */
+function apply<K extends Exclude<keyof DeviceRuleState, 't'>>(run: Run, key: K, observation: Observation, outcome: { state: NonNullable<DeviceRuleState[K]>; drafts: Draft[] }): void {
+  if (outcome.state !== (run.state[key] ?? NONE)) {
+    run.state[key] = outcome.state;
+    run.touched = true;
+  }
+  for (const d of outcome.drafts) run.raised.push({ ...d, observation });
+}
+
+const byTime = (a: Observation, b: Observation) => a.time - b.time;
+
 export function evaluateDevice(initial: DeviceRuleState, observations: readonly Observation[], inputs: DeviceInputs): Evaluation {
-  const state: DeviceRuleState = { ...initial };
-  const raised: Raised[] = [];
-  // Rules give their state back unchanged (the same object) when nothing moved: the usual case,
-  // which then costs no comparison.
-  let touched = false;
-  const apply = <K extends Exclude<keyof DeviceRuleState, 't'>>(key: K, observation: Observation, outcome: { state: NonNullable<DeviceRuleState[K]>; drafts: Draft[] }) => {
-    if (outcome.state !== (state[key] ?? NONE)) {
-      state[key] = outcome.state;
-      touched = true;
-    }
-    for (const d of outcome.drafts) raised.push({ ...d, observation });
-  };
+  const run: Run = { state: { ...initial }, raised: [], touched: false };
+  const { state, raised } = run;
   // Stable sort: records of the same time keep their arrival order.
-  for (const obs of [...observations].sort((a, b) => a.time - b.time)) {
-    apply('sos', obs, sosRule(state.sos ?? NONE, obs));
+  for (const obs of observations.length > 1 ? [...observations].sort(byTime) : observations) {
+    apply(run, 'sos', obs, sosRule(state.sos ?? NONE, obs));
     if (obs.fix === null) continue;
     if (state.t !== undefined && obs.time <= state.t) continue;
     if (obs.time > obs.receivedAt + FUTURE_TOLERANCE_MS) continue;
-    apply('speeding', obs, speedingRule(state.speeding ?? NONE, obs, inputs.speedLimitKmh));
-    apply('geofences', obs, geofenceRule(state.geofences ?? NONE, obs, inputs.geofences));
-    apply('fuel', obs, fuelRule(state.fuel ?? NONE, obs, inputs.fuel));
-    apply('maintenance', obs, maintenanceRule(state.maintenance ?? NONE, obs, inputs.maintenance));
-    apply('custom', obs, customRule(state.custom ?? NONE, obs, inputs.rules));
+    apply(run, 'speeding', obs, speedingRule(state.speeding ?? NONE, obs, inputs.speedLimitKmh));
+    apply(run, 'geofences', obs, geofenceRule(state.geofences ?? NONE, obs, inputs.geofences));
+    apply(run, 'fuel', obs, fuelRule(state.fuel ?? NONE, obs, inputs.fuel));
+    apply(run, 'maintenance', obs, maintenanceRule(state.maintenance ?? NONE, obs, inputs.maintenance));
+    apply(run, 'custom', obs, customRule(state.custom ?? NONE, obs, inputs.rules));
     state.t = obs.time;
   }
-  if (!touched) return { state, raised, changed: false };
+  if (!run.touched) return { state, raised, changed: false };
   const compact = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined && !(typeof v === 'object' && Object.keys(v as object).length === 0))) as DeviceRuleState;
   return { state: compact, raised, changed: withoutTime(compact) !== withoutTime(initial) };
 }

@@ -16,7 +16,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { RaisedEvent } from '../events/types.js';
 import type { FilterReason } from '../positions/filters.js';
-import { lockDeviceStates, saveDeviceStates } from '../positions/device-state.js';
+import { KeptStates, lockDeviceStates, saveDeviceStates } from '../positions/device-state.js';
 import { mergeLatest } from '../positions/latest-telemetry.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
 import { sequence, type SequenceSettings } from '../positions/sequence.js';
@@ -87,6 +87,8 @@ export class PositionBatcher {
   private timer: NodeJS.Timeout | null = null;
   /** Writes under way. */
   private readonly writing = new Set<Promise<void>>();
+  /** The devices' states as this tracker last committed them. */
+  private readonly kept = new KeptStates();
   /** Resolves once the last write started holds its devices' locks (or failed before). */
   private lockTurn: Promise<void> = Promise.resolve();
   private delayMs: number;
@@ -168,12 +170,12 @@ export class PositionBatcher {
     let locked!: () => void;
     this.lockTurn = new Promise((resolve) => (locked = resolve));
     try {
-      const { kept, stored, dropped, events } = await this.db.transaction(async (tx) => {
+      const { kept, stored, dropped, events, states } = await this.db.transaction(async (tx) => {
         const reports = waiters.flatMap((w) => w.reports);
         const ids = new Set<string>();
         for (const w of waiters) deviceIdsOf(w, ids);
         await turn;
-        const states = await lockDeviceStates(tx, ids).finally(locked);
+        const states = await lockDeviceStates(tx, ids, this.kept).finally(locked);
         if (states.size < ids.size) throw new RemovedDevicesError(new Set([...ids].filter((id) => !states.has(id))));
         const sequenced = sequence(rows, states, this.options.sequence);
         const stored = await insertPositions(tx, sequenced.rows);
@@ -182,8 +184,9 @@ export class PositionBatcher {
         mergeLatest(states, judged, reports);
         await saveDeviceStates(tx, states.values());
         const events = (await this.onStored?.(tx, judged, reports)) ?? [];
-        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped, events };
+        return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped, events, states };
       });
+      this.kept.keep(states.values());
       // Counted once committed: a part retried after a split is not counted twice.
       this.stored += stored.length;
       for (const reason of dropped) this.countFiltered(reason, 'drop');

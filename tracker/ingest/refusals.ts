@@ -24,22 +24,23 @@ export interface Screened {
 /** Splits what a device sent into what may be stored and what is refused. `device`: its id or identity, for the log. */
 export function screen(deps: RefusalDeps, protocol: string, device: string, positions: DecodedPosition[], attributes?: Telemetry): Screened {
   const result: Screened = { positions: [], attributes, refused: null };
-  const refuse = (reason: RefusalReason, value: unknown): void => {
-    deps.stats.countRefused(protocol, reason);
-    if (deps.stats.shouldLogRefused(device)) deps.logger.warn({ device, protocol, reason, value }, 'implausible position refused');
-    result.refused ??= reason;
-  };
   const now = Date.now();
   for (const p of positions) {
     const reason = implausible(p, deps.plausible, now);
-    if (reason) refuse(reason, reason === 'attribute' ? undefined : shown(p, reason));
+    if (reason) refuse(deps, protocol, device, result, reason, reason === 'attribute' ? undefined : shown(p, reason));
     else result.positions.push(p);
   }
   if (attributes !== undefined && !plausibleTelemetry(attributes)) {
-    refuse('attribute', undefined);
+    refuse(deps, protocol, device, result, 'attribute', undefined);
     result.attributes = undefined;
   }
   return result;
+}
+
+function refuse(deps: RefusalDeps, protocol: string, device: string, result: Screened, reason: RefusalReason, value: unknown): void {
+  deps.stats.countRefused(protocol, reason);
+  if (deps.stats.shouldLogRefused(device)) deps.logger.warn({ device, protocol, reason, value }, 'implausible position refused');
+  result.refused ??= reason;
 }
 
 /** The refused field as the log shows it (an invalid Date has no ISO text). */

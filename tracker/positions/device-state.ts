@@ -1,7 +1,9 @@
 // A device's running state, kept in its devices row: its current position, the counters and its
-// latest telemetry. A batch's transaction reads and locks the rows of its devices once, in id order
-// (two trackers writing for one device take turns, and a stretch is never counted twice or lost),
-// works the new state out here, and writes each changed row once.
+// latest telemetry. A batch's transaction locks the rows of its devices once, in id order (two
+// trackers writing for one device take turns, and a stretch is never counted twice or lost), works
+// the new state out here, and writes each changed row once. What a tracker committed is kept
+// (KeptStates) with the row version it left: a row still at that version is not read again, only
+// locked; a row anything else changed since (another tracker, an edit) is read.
 import type { Queryable } from '../storage/db.js';
 import type { Counters } from './counters.js';
 import type { LatestTelemetry } from './latest-telemetry.js';
@@ -22,10 +24,40 @@ export interface DeviceState {
   latest: LatestTelemetry;
   /** What the batch changed, and so writes back. */
   changed: { current: boolean; counters: boolean; latest: boolean };
+  /** The row's version (its xmin) as read, or once written the writing transaction's id. */
+  version: string;
+}
+
+/**
+ * The states this tracker committed last, by device, each with the version of the row it wrote or
+ * read. A version names one transaction, and only a batch's own write changes these columns, so a
+ * row still at the kept version holds the kept state. Past `max` devices, those kept first are let go.
+ */
+export class KeptStates {
+  private readonly kept = new Map<string, DeviceState>();
+
+  constructor(private readonly max = 100_000) {}
+
+  /** A copy to work on (the batch may fail, and the kept state must stay as committed), or undefined. */
+  take(id: string, version: string): DeviceState | undefined {
+    const s = this.kept.get(id);
+    if (!s || s.version !== version) return undefined;
+    return { ...s, latest: { telemetry: { ...s.latest.telemetry }, alarms: s.latest.alarms }, changed: { current: false, counters: false, latest: false } };
+  }
+
+  /** After COMMIT: the batch's states are what the rows now hold. */
+  keep(states: Iterable<DeviceState>): void {
+    for (const s of states) this.kept.set(s.id, s);
+    for (const id of this.kept.keys()) {
+      if (this.kept.size <= this.max) break;
+      this.kept.delete(id);
+    }
+  }
 }
 
 interface Row {
   id: string;
+  version: string;
   last_lat: number | null;
   last_lng: number | null;
   last_speed: number;
@@ -40,31 +72,44 @@ interface Row {
   alarms: LatestTelemetry['alarms'];
 }
 
+const LOCK = 'SELECT id, xmin::text AS version FROM devices WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE';
 const READ = `
-  SELECT id, last_lat, last_lng, last_speed, last_heading, (extract(epoch FROM last_update) * 1000)::float8 AS last_update,
+  SELECT id, xmin::text AS version, last_lat, last_lng, last_speed, last_heading, (extract(epoch FROM last_update) * 1000)::float8 AS last_update,
     (extract(epoch FROM counter_time) * 1000)::float8 AS counter_time, counter_odometer, counter_engine_hours, counter_ignition, telemetry, alarms
-  FROM devices WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`;
+  FROM devices WHERE id = ANY($1)`;
 
-/** Reads and locks the devices' state until the transaction ends. Unknown ids are left out. */
-export async function lockDeviceStates(tx: Queryable, ids: Iterable<string>): Promise<Map<string, DeviceState>> {
-  const rows = await tx.query<Row>(READ, [[...new Set(ids)].sort()]);
+/**
+ * Locks the devices' rows until the transaction ends and gives their state: the kept one where the
+ * row is still at its version, else read. Unknown ids are left out.
+ */
+export async function lockDeviceStates(tx: Queryable, ids: Iterable<string>, kept: KeptStates): Promise<Map<string, DeviceState>> {
+  const locked = await tx.query<{ id: string; version: string }>(LOCK, [[...new Set(ids)].sort()]);
   const states = new Map<string, DeviceState>();
-  for (const r of rows) {
-    const lastUpdate = r.last_update === null ? null : new Date(r.last_update);
-    const current =
-      lastUpdate && Number.isFinite(r.last_lat) && Number.isFinite(r.last_lng)
-        ? { lat: r.last_lat!, lng: r.last_lng!, speed: r.last_speed, heading: r.last_heading ?? 0, time: lastUpdate }
-        : null;
-    states.set(r.id, {
-      id: r.id,
-      current,
-      // A device from before the counters starts counting after its current position.
-      counters: { time: r.counter_time === null ? lastUpdate : new Date(r.counter_time), odometer: r.counter_odometer, engineHours: r.counter_engine_hours, ignition: r.counter_ignition },
-      latest: { telemetry: JSON.parse(r.telemetry) as LatestTelemetry['telemetry'], alarms: r.alarms },
-      changed: { current: false, counters: false, latest: false },
-    });
+  const unread: string[] = [];
+  for (const { id, version } of locked) {
+    const state = kept.take(id, version);
+    if (state) states.set(id, state);
+    else unread.push(id);
   }
+  if (unread.length > 0) for (const r of await tx.query<Row>(READ, [unread])) states.set(r.id, stateOf(r));
   return states;
+}
+
+function stateOf(r: Row): DeviceState {
+  const lastUpdate = r.last_update === null ? null : new Date(r.last_update);
+  const current =
+    lastUpdate && Number.isFinite(r.last_lat) && Number.isFinite(r.last_lng)
+      ? { lat: r.last_lat!, lng: r.last_lng!, speed: r.last_speed, heading: r.last_heading ?? 0, time: lastUpdate }
+      : null;
+  return {
+    id: r.id,
+    current,
+    // A device from before the counters starts counting after its current position.
+    counters: { time: r.counter_time === null ? lastUpdate : new Date(r.counter_time), odometer: r.counter_odometer, engineHours: r.counter_engine_hours, ignition: r.counter_ignition },
+    latest: { telemetry: JSON.parse(r.telemetry) as LatestTelemetry['telemetry'], alarms: r.alarms },
+    changed: { current: false, counters: false, latest: false },
+    version: r.version,
+  };
 }
 
 /**
@@ -73,10 +118,11 @@ export async function lockDeviceStates(tx: Queryable, ids: Iterable<string>): Pr
  * how few rows the JSON holds, and would otherwise read every device).
  * The rows go as one JSON document (one native stringify here, one parse there): far cheaper than
  * thirteen arrays whose JSON texts would each be escaped into an array literal. Times go as epoch
- * milliseconds.
+ * milliseconds. The states written take the transaction's id as their version.
  */
 export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceState>): Promise<void> {
   const dirty: Record<string, unknown>[] = [];
+  const written: DeviceState[] = [];
   for (const s of states) {
     if (!s.changed.current && !s.changed.counters && !s.changed.latest) continue;
     const row: Record<string, unknown> = { id: s.id };
@@ -100,10 +146,11 @@ export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceSta
       row.al = s.latest.alarms;
     }
     dirty.push(row);
+    written.push(s);
   }
   if (dirty.length === 0) return;
-  await tx.query(
-    `UPDATE devices d SET
+  const [{ xid }] = (await tx.query<{ xid: string }>(
+    `WITH written AS (UPDATE devices d SET
        last_lat = coalesce(u.lat, d.last_lat), last_lng = coalesce(u.lng, d.last_lng), last_speed = coalesce(u.speed, d.last_speed),
        last_heading = CASE WHEN u.t IS NULL THEN d.last_heading ELSE u.heading END, last_update = coalesce(to_timestamp(u.t / 1000), d.last_update),
        counter_time = CASE WHEN u.counted THEN to_timestamp(u.ct / 1000) ELSE d.counter_time END,
@@ -113,7 +160,10 @@ export async function saveDeviceStates(tx: Queryable, states: Iterable<DeviceSta
        telemetry = coalesce(u.tel::text, d.telemetry), alarms = coalesce(u.al::jsonb, d.alarms)
      FROM json_to_recordset($1::json) AS u(id text, t float8, lat float8, lng float8, speed float8, heading float8,
        counted boolean, ct float8, co float8, ch float8, ci boolean, tel json, al json)
-     WHERE d.id = u.id AND d.id = ANY($2::text[])`,
+     WHERE d.id = u.id AND d.id = ANY($2::text[]) RETURNING 1)
+     SELECT (pg_current_xact_id()::text::bigint % 4294967296)::text AS xid`,
     [JSON.stringify(dirty), dirty.map((r) => r.id)],
-  );
+  )) as [{ xid: string }];
+  // The rows' xmin from now on (the transaction's id, without its epoch).
+  for (const s of written) s.version = xid;
 }

@@ -39,12 +39,14 @@ interface Merging {
   changed: { latest: boolean };
 }
 
-/** True when `into` changed. */
-function merge(into: LatestTelemetry, attributes: Telemetry, time: string): boolean {
+/** True when `into` changed. The time's text is made only when a kept key is there. */
+function merge(into: LatestTelemetry, attributes: Telemetry, at: Date): boolean {
   let changed = false;
+  let time: string | undefined;
   for (const key of LATEST_KEYS) {
     const value = attributes[key];
     if (value === undefined) continue;
+    time ??= at.toISOString();
     const held = into.telemetry[key];
     if (held && held.time > time) continue;
     (into.telemetry as Record<string, Reported>)[key] = { value, time };
@@ -52,7 +54,7 @@ function merge(into: LatestTelemetry, attributes: Telemetry, time: string): bool
   }
   const alarm = attributes.alarm;
   if (alarm !== undefined && !into.alarms.some((a) => a.time === time && a.value === alarm)) {
-    into.alarms = [...into.alarms, { value: alarm, time }].sort((x, y) => (x.time < y.time ? 1 : x.time > y.time ? -1 : 0)).slice(0, ALARMS_KEPT);
+    into.alarms = [...into.alarms, { value: alarm, time: time! }].sort((x, y) => (x.time < y.time ? 1 : x.time > y.time ? -1 : 0)).slice(0, ALARMS_KEPT);
     changed = true;
   }
   return changed;
@@ -68,7 +70,7 @@ export function mergeLatest(states: Map<string, Merging>, positions: readonly De
 }
 
 function mergeInto(state: Merging | undefined, attributes: Telemetry, time: Date): void {
-  if (state && carriesLatest(attributes) && merge(state.latest, attributes, time.toISOString())) state.changed.latest = true;
+  if (state && merge(state.latest, attributes, time)) state.changed.latest = true;
 }
 
 /** A device's latest telemetry; empty for one that never reported any. */

@@ -48,6 +48,12 @@ function evenTieBelow(f: number, digits: number): number | null {
   return Math.sign(f) * Number(`${kept[0]}.${kept.slice(1)}0e${exponent}`);
 }
 
+/** Brings a decoded position (the decoder's own, fresh object) to that form, in place. */
 export function asStored(p: DecodedPosition): DecodedPosition {
-  return { ...p, speed: asReal(p.speed), heading: asReal(p.heading) };
+  // Written only when it changes: a whole number stays as the decoder made it.
+  const speed = asReal(p.speed);
+  const heading = asReal(p.heading);
+  if (speed !== p.speed) p.speed = speed;
+  if (heading !== p.heading) p.heading = heading;
+  return p;
 }

@@ -168,22 +168,90 @@ export const telemetrySchema = z
   .meta({ description: 'Position attributes: the telemetry vocabulary (docs/telemetry.md), raw protocol values under io' });
 
 /**
- * The check ingest runs on every attribute set: true when `telemetrySchema` accepts it. Flags,
- * numbers and integers (nearly every value a device sends) are checked here, as strictly as the
- * schema checks them; anything else of a named key (text, alarms, codes, network data, io) by that
- * key's schema alone, and a set with a key the vocabulary does not name goes to the schema whole.
+ * The check ingest runs on every attribute set: true when `telemetrySchema` accepts it. Each value
+ * of a named or numbered key (and io) is checked here directly, as strictly as its schema checks it;
+ * a set with a key the vocabulary does not name goes to the schema whole.
  */
 export function isTelemetry(attributes: Record<string, unknown>): boolean {
   for (const key in attributes) {
     const v = attributes[key];
     if (v === undefined) continue;
+    if (key === 'io') {
+      if (!isIo(v)) return false;
+      continue;
+    }
     const e = telemetryEntry(key);
-    const ok = e?.type === 'boolean' ? typeof v === 'boolean' : e?.type === 'number' ? typeof v === 'number' && Number.isFinite(v) : e?.type === 'integer' && Number.isSafeInteger(v);
-    if (ok) continue;
-    // A named key (io, network, text…) is judged by its own schema, as the whole set's would judge it.
-    const field = FIELDS[key];
-    if (!field) return telemetrySchema.safeParse(attributes).success;
-    if (!field.safeParse(v).success) return false;
+    if (!e) return telemetrySchema.safeParse(attributes).success;
+    if (!isValueOf(e.type, v)) return false;
+  }
+  return true;
+}
+
+const isInteger = (v: unknown, min = -Infinity) => Number.isSafeInteger(v) && (v as number) >= min;
+const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isText = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ALARM_NAMES = new Set<string>(ALARMS);
+const RADIO_TYPES = new Set<unknown>(radioType.options);
+const MAC_ADDRESS = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
+/** Keys of a strict object, each with its check (an optional one may be absent or undefined). */
+type Shape = Record<string, (v: unknown) => boolean>;
+const CELL_TOWER: Shape = {
+  cellId: (v) => isInteger(v, 0),
+  locationAreaCode: (v) => isInteger(v, 0),
+  mobileCountryCode: (v) => v === undefined || isInteger(v, 0),
+  mobileNetworkCode: (v) => v === undefined || isInteger(v, 0),
+  signalStrength: (v) => v === undefined || isNumber(v),
+  radioType: (v) => v === undefined || RADIO_TYPES.has(v),
+};
+const WIFI_ACCESS_POINT: Shape = {
+  macAddress: (v) => typeof v === 'string' && MAC_ADDRESS.test(v),
+  signalStrength: (v) => v === undefined || isNumber(v),
+  channel: (v) => v === undefined || isInteger(v),
+};
+const listOf = (shape: Shape) => (v: unknown) => {
+  if (v === undefined) return true;
+  if (!Array.isArray(v) || v.length > 32) return false;
+  for (const x of v) if (!fits(shape, x)) return false;
+  return true;
+};
+const NETWORK: Shape = { radioType: CELL_TOWER.radioType!, cellTowers: listOf(CELL_TOWER), wifiAccessPoints: listOf(WIFI_ACCESS_POINT) };
+
+function fits(shape: Shape, v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const key in v) if (!Object.hasOwn(shape, key)) return false;
+  for (const key in shape) if (!shape[key]!(v[key])) return false;
+  return true;
+}
+
+/**
+ * What the value schemas above accept, checked directly: the ingest check runs on every position, and
+ * a schema's parse costs a microsecond per value (the vocabulary tests hold the two to the same answers).
+ */
+function isValueOf(kind: Kind, v: unknown): boolean {
+  switch (kind) {
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'number':
+      return isNumber(v);
+    case 'integer':
+      return isInteger(v);
+    case 'string':
+      return isText(v, 256);
+    case 'alarm':
+      return typeof v === 'string' && v.split(',').every((a) => ALARM_NAMES.has(a));
+    case 'code':
+      return isInteger(v) || isText(v, 64);
+    case 'network':
+      return fits(NETWORK, v);
+  }
+}
+
+function isIo(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const key in v) {
+    const x = v[key];
+    if (key.length > 64 || !(isNumber(x) || isText(x, 4096) || typeof x === 'boolean')) return false;
   }
   return true;
 }
