@@ -1,7 +1,9 @@
 // Commands for phones (OsmAnd over HTTP) go in the answer to a report. A phone found with nothing
 // queued is not asked for again until a command for it is notified; when the tracker's notification
 // connection is lost, a command queued meanwhile (its notification gone) still reaches the phone's
-// next report once the connection is back.
+// next report once the connection is back. A phone found with no command awaiting its reply either is
+// not looked up on its next reports, until a command for it is notified: the locate it answers is
+// still delivered.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { osmandQueryString } from '../../tracker/simulator/frames/osmand.js';
@@ -19,7 +21,9 @@ describe('commands for phones on postgres', () => {
   const locate = async () => {
     const res = await f.as(account).post(`/api/public/v1/devices/${device}/locate`);
     expect(res.status).toBe(200);
+    return res.body.commandId as string;
   };
+  const status = async (commandId: string) => (await f.as(account).get(`/api/public/v1/devices/${device}/commands/${commandId}`).expect(200)).body as { status: string; reply?: string };
   const listeners = async () =>
     (await f.tracker.ctx.db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "device_commands"'`)).map((r) => r.pid);
 
@@ -39,12 +43,28 @@ describe('commands for phones on postgres', () => {
     expect(await report(4)).toBe('');
   });
 
+  test('after idle reports, a locate is delivered by the report that follows its answer', async () => {
+    for (let i = 10; i < 14; i++) expect(await report(i)).toBe('');
+    const commandId = await locate();
+    await sleep(200);
+    expect(await report(14)).toBe('locate');
+    expect((await status(commandId)).status).toBe('sent');
+    expect(await report(15)).toBe('');
+    expect(await status(commandId)).toMatchObject({ status: 'delivered', reply: 'position report' });
+    for (let i = 16; i < 19; i++) expect(await report(i)).toBe('');
+    const next = await locate();
+    await sleep(200);
+    expect(await report(19)).toBe('locate');
+    expect(await report(20)).toBe('');
+    expect((await status(next)).status).toBe('delivered');
+  });
+
   test('a command queued while the notification connection is down reaches the next report once it is back', async () => {
     expect(await report(5)).toBe('');
     const [listener] = await listeners();
     expect(listener).toBeDefined();
     await f.tracker.ctx.db.query('SELECT pg_terminate_backend($1)', [listener]);
-    await locate(); // notified to nobody
+    const commandId = await locate(); // notified to nobody
     // The tracker listens again on a new connection within a few seconds.
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) {
       const now = await listeners();
@@ -52,5 +72,7 @@ describe('commands for phones on postgres', () => {
     }
     await sleep(200);
     expect(await report(6)).toBe('locate');
+    expect(await report(7)).toBe('');
+    expect((await status(commandId)).status).toBe('delivered');
   });
 });

@@ -22,6 +22,11 @@ export class CommandDispatcher {
    * report is answered without a query (a phone reports every few seconds; a command is rare).
    */
   private readonly nothingQueued = new Set<string>();
+  /**
+   * Of those, the devices also found with no command awaiting its reply: a phone's every report
+   * answers a sent locate, and is not looked up against the commands table until one is notified.
+   */
+  private readonly nothingSent = new Set<string>();
   /** Notifications heard so far: a claim that saw one arrive meanwhile marks nothing. */
   private notified = 0;
   private stopExpiry: (() => void) | null = null;
@@ -45,10 +50,14 @@ export class CommandDispatcher {
         const { deviceId } = JSON.parse(payload) as { deviceId: string };
         this.notified++;
         this.nothingQueued.delete(deviceId);
+        this.nothingSent.delete(deviceId);
         if (this.links.get(deviceId)) void this.deliver(deviceId);
       },
       // Notifications were lost while the connection was down: every device is asked again.
-      () => this.nothingQueued.clear(),
+      () => {
+        this.nothingQueued.clear();
+        this.nothingSent.clear();
+      },
     );
     this.stopExpiry = this.jobs.every('command-expiry', EXPIRE_EVERY_MS, () => this.expire());
   }
@@ -135,7 +144,13 @@ export class CommandDispatcher {
    * A reply saying the unit refused or could not run it fails the command instead.
    */
   async replied(deviceId: string, reply: string, position: Command['position'], seq?: number, failed = false): Promise<void> {
+    if (this.nothingSent.has(deviceId)) return;
+    // Nothing queued (and no notification since) and, at the end of this lookup, still none heard:
+    // no command can be sent to the device, so none can await its reply, until one is notified.
+    const idle = this.nothingQueued.has(deviceId);
+    const notified = this.notified;
     const command = await deliverSent(this.db, deviceId, seq, reply.slice(0, 2000), position, failed);
+    if (!command && idle && notified === this.notified) this.nothingSent.add(deviceId);
     if (!command) return;
     this.changed([command]);
     this.outcomes.inc({ status: command.status });
