@@ -1,7 +1,7 @@
 // HTTP plumbing both services share: request ids, request logs without secrets, JSON errors, and
 // the graceful stop of a server.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import { ApiError, errorBody } from './errors.js';
 import { maskUrl, type Logger } from './logger.js';
@@ -22,6 +22,22 @@ declare module 'http' {
   }
 }
 
+/** The logger a request's `req.log` is made from, and that child once made. */
+const BASE_LOGGER = Symbol('request base logger');
+const CHILD_LOGGER = Symbol('request logger');
+type Logged = IncomingMessage & { [BASE_LOGGER]?: Logger; [CHILD_LOGGER]?: Logger };
+
+// One getter on the prototype: a property defined on each request would cost every request a
+// descriptor, a closure and a change of the request object's shape.
+Object.defineProperty(IncomingMessage.prototype, 'log', {
+  configurable: true,
+  get(this: Logged): Logger {
+    const base = this[BASE_LOGGER];
+    if (!base) throw new Error('req.log used outside requestLogging');
+    return (this[CHILD_LOGGER] ??= base.child({ reqId: this.id }));
+  },
+});
+
 /**
  * Request id on every response and one log line per request (`request completed`, or `request
  * errored` for 5xx, `request aborted` when the client left first). Written for the hot path: one
@@ -38,8 +54,7 @@ export function requestLogging(logger: Logger): RequestHandler {
     const { method, url } = req; // before routers rewrite req.url
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ reqId: id })) });
+    (req as Logged)[BASE_LOGGER] = logger;
     res.once('close', () => {
       const line = { reqId: id, req: { id, method, url: maskUrl(url) }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
       if (!res.writableFinished) lines.warn(line, 'request aborted');
