@@ -113,6 +113,14 @@ export function telemetryEntry(key: string): Entry | undefined {
  * points by MAC address. Signal strengths are as the device reports them.
  */
 const radioType = z.enum(['gsm', 'cdma', 'wcdma', 'lte', 'nr']);
+/** Limits and patterns the schemas below and the direct checks of isTelemetry share. */
+const MAX_TEXT = 256;
+const MAX_CODE_TEXT = 64;
+const MAX_IO_KEY = 64;
+const MAX_IO_TEXT = 4096;
+const MAX_LIST = 32;
+const MAC_ADDRESS = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
+const ALARM_NAMES = new Set<string>(ALARMS);
 const cellTowerSchema = z.strictObject({
   cellId: z.number().int().nonnegative(),
   locationAreaCode: z.number().int().nonnegative(),
@@ -122,30 +130,31 @@ const cellTowerSchema = z.strictObject({
   radioType: radioType.optional(),
 });
 const wifiAccessPointSchema = z.strictObject({
-  macAddress: z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/),
+  macAddress: z.string().regex(MAC_ADDRESS),
   signalStrength: z.number().optional(),
   channel: z.number().int().optional(),
 });
 const networkSchema = z.strictObject({
   radioType: radioType.optional(),
-  cellTowers: z.array(cellTowerSchema).max(32).optional(),
-  wifiAccessPoints: z.array(wifiAccessPointSchema).max(32).optional(),
+  cellTowers: z.array(cellTowerSchema).max(MAX_LIST).optional(),
+  wifiAccessPoints: z.array(wifiAccessPointSchema).max(MAX_LIST).optional(),
 });
 export type CellTower = z.infer<typeof cellTowerSchema>;
 export type WifiAccessPoint = z.infer<typeof wifiAccessPointSchema>;
 export type NetworkInfo = z.infer<typeof networkSchema>;
 
-const alarmList = z.string().refine((v) => v.split(',').every((a) => (ALARMS as readonly string[]).includes(a)), { message: 'unknown alarm name' });
+const isAlarmList = (v: string) => v.split(',').every((a) => ALARM_NAMES.has(a));
+const alarmList = z.string().refine(isAlarmList, { message: 'unknown alarm name' });
 
 function valueSchema(e: Entry): z.ZodType {
-  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(256), alarm: alarmList, code: z.union([z.number().int(), z.string().max(64)]), network: networkSchema }[e.type];
+  const base = { boolean: z.boolean(), number: z.number(), integer: z.number().int(), string: z.string().max(MAX_TEXT), alarm: alarmList, code: z.union([z.number().int(), z.string().max(MAX_CODE_TEXT)]), network: networkSchema }[e.type];
   return base.meta({ description: e.unit ? `${e.description} (${e.unit})` : e.description });
 }
 /** Built once: the ingest check and the OsmAnd decoder look values up per attribute. */
 const VALUE_SCHEMAS = new Map<Entry, z.ZodType>([...Object.values(TELEMETRY), ...Object.values(TELEMETRY_FAMILIES)].map((e) => [e, valueSchema(e)]));
 const schemaOf = (e: Entry) => VALUE_SCHEMAS.get(e)!;
 
-const ioSchema = z.record(z.string().max(64), z.union([z.number(), z.string().max(4096), z.boolean()]));
+const ioSchema = z.record(z.string().max(MAX_IO_KEY), z.union([z.number(), z.string().max(MAX_IO_TEXT), z.boolean()]));
 
 /**
  * The vocabulary as a zod schema: a strict object (an unknown key is refused, numbers must be
@@ -191,9 +200,7 @@ const isInteger = (v: unknown, min = -Infinity) => Number.isSafeInteger(v) && (v
 const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const isText = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const ALARM_NAMES = new Set<string>(ALARMS);
 const RADIO_TYPES = new Set<unknown>(radioType.options);
-const MAC_ADDRESS = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
 /** Keys of a strict object, each with its check (an optional one may be absent or undefined). */
 type Shape = Record<string, (v: unknown) => boolean>;
 const CELL_TOWER: Shape = {
@@ -211,7 +218,7 @@ const WIFI_ACCESS_POINT: Shape = {
 };
 const listOf = (shape: Shape) => (v: unknown) => {
   if (v === undefined) return true;
-  if (!Array.isArray(v) || v.length > 32) return false;
+  if (!Array.isArray(v) || v.length > MAX_LIST) return false;
   for (const x of v) if (!fits(shape, x)) return false;
   return true;
 };
@@ -237,11 +244,11 @@ function isValueOf(kind: Kind, v: unknown): boolean {
     case 'integer':
       return isInteger(v);
     case 'string':
-      return isText(v, 256);
+      return isText(v, MAX_TEXT);
     case 'alarm':
-      return typeof v === 'string' && v.split(',').every((a) => ALARM_NAMES.has(a));
+      return typeof v === 'string' && isAlarmList(v);
     case 'code':
-      return isInteger(v) || isText(v, 64);
+      return isInteger(v) || isText(v, MAX_CODE_TEXT);
     case 'network':
       return fits(NETWORK, v);
   }
@@ -251,7 +258,7 @@ function isIo(v: unknown): boolean {
   if (!isObject(v)) return false;
   for (const key in v) {
     const x = v[key];
-    if (key.length > 64 || !(isNumber(x) || isText(x, 4096) || typeof x === 'boolean')) return false;
+    if (key.length > MAX_IO_KEY || !(isNumber(x) || isText(x, MAX_IO_TEXT) || typeof x === 'boolean')) return false;
   }
   return true;
 }
