@@ -3,10 +3,11 @@
 // an unknown identifier and stores nothing; with it the report is stored, and the key is neither
 // logged nor kept with the position.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import request from 'supertest';
 import { osmandJson, osmandQueryString } from '../../tracker/simulator/frames/osmand.js';
 import { runCli } from '../helpers/cli.js';
+import { phoneReport } from '../helpers/device-client.js';
 import { account, createOwner, signIn, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { stopAllServices } from '../helpers/processes.js';
 import { createStack, type Stack } from '../helpers/stack.js';
@@ -16,18 +17,6 @@ const fix = (i: number) => ({ time: new Date(Date.UTC(2026, 10, 22, 11, 0, i)), 
 
 const stored = async (db: Queryable, deviceId: string) =>
   db.query<{ t: Date; attributes: Record<string, unknown> }>('SELECT device_time AS t, attributes FROM positions WHERE device_id = $1 ORDER BY device_time', [deviceId]);
-
-/** GET on one kept-alive connection; says whether the connection was reused. */
-function reportOn(agent: Agent, port: number, path: string): Promise<{ status: number; reused: boolean }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('operator CLI', () => {
   let stack: Stack;
@@ -88,20 +77,20 @@ describe('operator CLI', () => {
     const port = tracker.devicePorts.osmand!;
     const times = async () => (await stored(stack.admin.db, deviceId)).map((p) => p.t.getTime());
     try {
-      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(10))}&key=${first}`)).toEqual({ status: 200, reused: false });
-      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(11))}&key=${first}`)).toEqual({ status: 200, reused: true });
+      expect(await phoneReport(agent, port, `/?${osmandQueryString(imei, fix(10))}&key=${first}`)).toEqual({ status: 200, reused: false });
+      expect(await phoneReport(agent, port, `/?${osmandQueryString(imei, fix(11))}&key=${first}`)).toEqual({ status: 200, reused: true });
       expect(await times()).toEqual([fix(10).time.getTime(), fix(11).time.getTime()]);
 
       const { key: second } = JSON.parse((await cli('key', deviceId, '--set')).stdout) as { key: string };
       await new Promise((r) => setTimeout(r, 300)); // the notice reaches the tracker
-      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(12))}&key=${first}`)).toEqual({ status: 200, reused: true });
+      expect(await phoneReport(agent, port, `/?${osmandQueryString(imei, fix(12))}&key=${first}`)).toEqual({ status: 200, reused: true });
       expect(await times()).not.toContain(fix(12).time.getTime());
-      expect(await reportOn(agent, port, `/?${osmandQueryString(imei, fix(13))}&key=${second}`)).toEqual({ status: 200, reused: true });
+      expect(await phoneReport(agent, port, `/?${osmandQueryString(imei, fix(13))}&key=${second}`)).toEqual({ status: 200, reused: true });
       expect(await times()).toContain(fix(13).time.getTime());
 
       expect((await cli('update', deviceId, '--imei', '359633100000952')).stderr).toBe('');
       await new Promise((r) => setTimeout(r, 300));
-      await reportOn(agent, port, `/?${osmandQueryString(imei, fix(14))}&key=${second}`);
+      await phoneReport(agent, port, `/?${osmandQueryString(imei, fix(14))}&key=${second}`);
       expect(await times()).not.toContain(fix(14).time.getTime());
     } finally {
       agent.destroy();

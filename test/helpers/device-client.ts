@@ -1,4 +1,6 @@
-// A device on a real TCP socket: sends bytes, collects what the tracker answers.
+// A device on a real TCP socket: sends bytes, collects what the tracker answers. A phone's report
+// over HTTP on a kept-alive connection.
+import { request, type Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 
 export class DeviceClient {
@@ -70,4 +72,16 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (v: T) => b
     if (accept(v) || Date.now() > deadline) return v;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A phone's GET on its agent's kept-alive connection; says whether the connection was reused. */
+export function phoneReport(agent: Agent, port: number, path: string): Promise<{ status: number; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
