@@ -23,6 +23,7 @@ export interface BenchUnit {
 }
 
 export interface BenchFleet {
+  kind: ProtocolChoice;
   units: BenchUnit[];
   /** ACK latencies (ms) since the last reset, per protocol. */
   latencies: Map<SimProtocol, number[]>;
@@ -43,7 +44,7 @@ export async function registerUnits(db: Db, account: string, choice: ProtocolCho
 
 /** Connects units first..first+count-1 (TCP units logged in where the protocol answers a login), 500 at a time. */
 export async function openFleet(choice: ProtocolChoice, first: number, count: number, target: { devicePort: number; osmandPort: number }): Promise<BenchFleet> {
-  const fleet: BenchFleet = { units: [], latencies: new Map(), refusals: 0, close: () => undefined };
+  const fleet: BenchFleet = { kind: choice, units: [], latencies: new Map(), refusals: 0, close: () => undefined };
   const timed = (protocol: SimProtocol) => fleet.latencies.get(protocol) ?? fleet.latencies.set(protocol, []).get(protocol)!;
   const since = (at: bigint) => Number(process.hrtime.bigint() - at) / 1e6;
 

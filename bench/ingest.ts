@@ -5,8 +5,10 @@
 // memory per idle connection, the highest rate sustained and its ratio to COPY of the same rows
 // through psql (the physical limit). The ramp runs GT06 units unless --protocol names another
 // protocol or mixed (all twelve in equal shares); without --protocol, a mixed fleet of 10,000 more
-// devices runs each rate right after GT06 does (each step once the tracker has stored everything
-// before it) and is compared with it.
+// devices runs each rate beside GT06 and is compared with it: the two steps of a rate run back to
+// back, in turns (GT06 first at one rate, mixed first at the next), each once the tracker has stored
+// everything before it and the database has made a checkpoint, so neither fleet always meets what
+// the other left (a checkpoint under way, a backlog).
 import { spawn } from 'node:child_process';
 import { parseConfig } from '../shared/config.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
@@ -227,47 +229,60 @@ export async function run(): Promise<void> {
     const rssIdle = rssMb(tracker.pid);
     const lines = [`${fmt(DEVICES, 0)} devices logged in; tracker memory ${fmt(rssEmpty)} MB → ${fmt(rssIdle)} MB: ${fmt(((rssIdle - rssEmpty) * 1024) / DEVICES)} KB per idle connection (target < 20)`];
 
-    // Every unit reports once before the first step, a minute before the steps' reports: a device's
-    // first position (its identity looked up where no login names it, its rows created) is not
-    // what a step measures. Each step starts once everything sent before it is stored.
-    let sent = 0;
+    // Every unit reports once when its fleet connects, before any step: a device's first position
+    // after it connects (its identity looked up where no login names it) is not what a step measures.
     const clock = { seq: 0, base: Date.now() - 3_600_000 };
     const warmUp = (fleet: BenchFleet) => {
-      for (const unit of fleet.units) unit.send({ time: new Date(clock.base - 60_000 + sent++ * REPORT_SPACING_MS), lat: 52.5, lng: 13.4, speed: 40, heading: 90 });
+      for (const unit of fleet.units) unit.send({ time: new Date(clock.base + clock.seq++ * REPORT_SPACING_MS), lat: 52.5, lng: 13.4, speed: 40, heading: 90 });
     };
-    const steps: Step[] = [];
     warmUp(ladder);
-    for (let rate = FIRST_RATES[0]!; rate <= MAX_RATE; rate = FIRST_RATES.find((r) => r > rate) ?? rate + RATE_STEP) {
-      await drained(db, sent + clock.seq);
+    // One fleet connected at a time: 20,000 sockets would pass the machine's open-file limit.
+    let connected = ladder;
+    const connect = async (mixed: boolean): Promise<BenchFleet> => {
+      const wanted = mixed ? 'mixed' : (choice ?? 'gt06');
+      if (connected.kind === wanted) return connected;
+      connected.close();
+      await announcedOffline(db);
+      connected = await openFleet(wanted, mixed ? DEVICES : 0, DEVICES, target);
+      fleets.push(connected);
+      warmUp(connected);
+      return connected;
+    };
+    const measure = async (fleet: BenchFleet, rate: number): Promise<Step> => {
+      await drained(db, clock.seq);
+      await db.query('CHECKPOINT');
       await settled(tracker.pid);
-      steps.push(await step(db, tracker.pid, ladder, rate, clock));
+      return step(db, tracker.pid, fleet, rate, clock);
+    };
+
+    const steps: Step[] = [];
+    const comparison = [
+      `mixed: ${fmt(DEVICES, 0)} other devices, all ${SIM_PROTOCOLS.length} protocols in equal shares, at the same rates, GT06 and mixed in turns (ACK p99 over the protocols that ACK reports; OsmAnd: HTTP response time):`,
+    ];
+    for (let rate = FIRST_RATES[0]!, turn = 0; rate <= MAX_RATE; rate = FIRST_RATES.find((r) => r > rate) ?? rate + RATE_STEP, turn++) {
+      const order = choice !== undefined ? [false] : turn % 2 === 0 ? [false, true] : [true, false];
+      let mixed: Step | undefined;
+      for (const isMixed of order) {
+        const s = await measure(await connect(isMixed), rate);
+        if (isMixed) mixed = s;
+        else steps.push(s);
+      }
       lines.push(stepLine(steps.at(-1)!));
       process.stdout.write(`${lines.at(-1)}\n`);
+      if (mixed) {
+        comparison.push(comparisonLine(steps.at(-1)!, mixed), `  ACK p99 by protocol: ${[...mixed.p99By].map(([p, v]) => `${p} ${fmt(v)} ms`).join(', ')}`);
+        process.stdout.write(`${comparison.slice(-2).join('\n')}\n`);
+      }
       if (!sustained(steps.at(-1)!) && rate >= FIRST_RATES.at(-1)!) break;
     }
     if (choice === undefined) {
-      // One fleet at a time: 20,000 sockets would pass the machine's open-file limit.
-      ladder.close();
-      await announcedOffline(db);
-      const mixed = await openFleet('mixed', DEVICES, DEVICES, target);
-      fleets.push(mixed);
-      warmUp(mixed);
-      const comparison = [
-        `mixed: ${fmt(DEVICES, 0)} other devices, all ${SIM_PROTOCOLS.length} protocols in equal shares, at the same rates (ACK p99 over the protocols that ACK reports; OsmAnd: HTTP response time):`,
-      ];
-      process.stdout.write(`${comparison[0]}\n`);
-      for (const gt06 of steps) {
-        await drained(db, sent + clock.seq);
-        await settled(tracker.pid);
-        const m = await step(db, tracker.pid, mixed, gt06.rate, clock);
-        comparison.push(comparisonLine(gt06, m), `  ACK p99 by protocol: ${[...m.p99By].map(([p, v]) => `${p} ${fmt(v)} ms`).join(', ')}${mixed.refusals ? `; ${mixed.refusals} refusals` : ''}`);
-        process.stdout.write(`${comparison.slice(-2).join('\n')}\n`);
-      }
+      const refusals = fleets.reduce((n, f) => n + (f.kind === 'mixed' ? f.refusals : 0), 0);
+      await drained(db, clock.seq); // a step past the tracker's pace leaves a backlog
       const byProtocol = await db.query<{ protocol: string; n: number }>(
         `SELECT d.protocol, count(*)::int AS n FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.id >= $1 GROUP BY d.protocol ORDER BY d.protocol`,
         [`dev_${String(DEVICES).padStart(20, '0')}`],
       );
-      comparison.push(`  mixed positions stored by protocol (warm-up included): ${byProtocol.map((r) => `${r.protocol} ${fmt(r.n, 0)}`).join(', ')}`);
+      comparison.push(`  mixed positions stored by protocol (warm-ups included): ${byProtocol.map((r) => `${r.protocol} ${fmt(r.n, 0)}`).join(', ')}${refusals ? `; ${refusals} refusals` : ''}`);
       lines.push(...comparison);
     }
     const best = Math.max(...steps.map((s) => s.storedRate));
