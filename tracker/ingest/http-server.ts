@@ -7,7 +7,8 @@
 // unknown identifier, or without the unit's report key once it has one, gets the very answer of a
 // unit with no queued command (200, empty), after about as long; each address has a report budget.
 // Behind a TCP balancer (DEVICE_PROXY_PROTOCOL) each connection's PROXY protocol header is read
-// before the HTTP parser sees it, and its address is the phone's.
+// before the HTTP parser sees it, and its address is the phone's. A connection sends a whole request
+// within LOGIN_TIMEOUT_SECONDS of opening or is closed, and stays open 65 s after each answer.
 // Once a phone's report is accepted, its next ones with the same identifier and key (on any
 // connection: many phones open one per report) are accepted without looking the unit up again, as a
 // TCP device identifies once per connection, until the unit is removed, given another identifier
@@ -105,7 +106,7 @@ export interface HttpReportLimits {
 /** How long a phone's connection stays open after an answer, waiting for its next report. */
 const PHONE_KEEP_ALIVE_MS = 65_000;
 
-export async function startHttpReportServer(protocol: HttpProtocol, port: number, host: string, limits: HttpReportLimits, deps: PipelineDeps & { idleTimeoutMs: number }): Promise<HttpReportServer> {
+export async function startHttpReportServer(protocol: HttpProtocol, port: number, host: string, limits: HttpReportLimits, deps: PipelineDeps & { idleTimeoutMs: number; loginTimeoutMs: number }): Promise<HttpReportServer> {
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
   const budgets = new ReportWindows(limits.reportsPerMinute);
   const answerTime = new AnswerTime();
@@ -192,7 +193,10 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     reply(200, commands.join('\n'));
   }
 
+  /** Each connection's deadline for its first whole request. */
+  const deadlines = new WeakMap<Socket, NodeJS.Timeout>();
   const server = createServer((req, res) => {
+    clearTimeout(deadlines.get(req.socket));
     handle(req, res).catch((err: unknown) => {
       deps.logger.error({ err, protocol: protocol.name }, 'device report failed');
       if (!res.headersSent) res.writeHead(503).end('try again');
@@ -218,6 +222,17 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
       });
     });
   }
+  // As on the TCP ports, a connection that has not sent a whole request LOGIN_TIMEOUT_SECONDS after it
+  // opened is closed, whatever it sends: left alone, Node keeps one that never sends a byte open for
+  // good (its header and request timeouts start with the first byte).
+  server.on('connection', (socket: Socket) => {
+    const deadline = setTimeout(() => {
+      deps.stats.countRefusedConnection('login_timeout');
+      socket.destroy();
+    }, deps.loginTimeoutMs);
+    deadlines.set(socket, deadline);
+    socket.once('close', () => clearTimeout(deadline));
+  });
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
