@@ -31,8 +31,8 @@ export function sensibleFix(time = new Date()): DeviceFix {
   return { time: new Date(Math.floor(time.getTime() / 1000) * 1000), lat: 38.7223, lng: -9.1393, speed: 42, heading: 90, altitude: 80, satellites: 9 };
 }
 
-/** 6.25e15 ms: a valid JavaScript date in the year 200 000, which PostgreSQL cannot store. */
-export const YEAR_200000_MS = 6_250_000_000_000_000;
+/** 6.25e15 ms: a valid JavaScript date in the year 200 000, far past anything a device could mean. */
+const YEAR_200000_MS = 6_250_000_000_000_000;
 
 /** GT06 0x22 report; its date byte is years after 2000, so 2200 is as far as it goes. */
 export function hostileGt06(kind: HostileKind, serial = 1): Buffer {

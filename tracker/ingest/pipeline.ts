@@ -87,12 +87,15 @@ export async function store(deps: PipelineDeps, deviceId: string, screened: Scre
   await deps.batcher.add(screened.positions.map((position) => ({ deviceId, position })), reports);
 }
 
-/** A command reply counts only from the speaker that speaks for the device (it got the command). */
-export async function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, decoded: CommandAnswer, positions: DecodedPosition[]): Promise<void> {
-  if (decoded.commandReply === undefined || deps.connections.get(deviceId) !== speaker.conn) return;
+/**
+ * A command reply counts only from the speaker that speaks for the device (it got the command).
+ * Not async: the usual report answers no command and costs no promise.
+ */
+export function answered(deps: PipelineDeps, deviceId: string, speaker: Speaker, decoded: CommandAnswer, positions: DecodedPosition[]): Promise<void> | undefined {
+  if (decoded.commandReply === undefined || deps.connections.get(deviceId) !== speaker.conn) return undefined;
   const p = positions[0];
   const position = p ? { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, timestamp: p.deviceTime.toISOString() } : null;
-  await deps.dispatcher.replied(deviceId, decoded.commandReply, position, decoded.commandSeq, decoded.commandFailed);
+  return deps.dispatcher.replied(deviceId, decoded.commandReply, position, decoded.commandSeq, decoded.commandFailed);
 }
 
 /** What a decoded message says about a command it answers. */

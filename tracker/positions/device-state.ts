@@ -42,7 +42,7 @@ export class KeptStates {
   take(id: string, version: string): DeviceState | undefined {
     const s = this.kept.get(id);
     if (!s || s.version !== version) return undefined;
-    return { ...s, latest: { telemetry: { ...s.latest.telemetry }, alarms: s.latest.alarms }, changed: { current: false, counters: false, latest: false } };
+    return { id, current: s.current, counters: s.counters, latest: { telemetry: { ...s.latest.telemetry }, alarms: s.latest.alarms }, changed: { current: false, counters: false, latest: false }, version };
   }
 
   /** After COMMIT: the batch's states are what the rows now hold. */

@@ -10,10 +10,13 @@ export interface DevicePosition {
   filtered?: FlagReason;
 }
 
-/** A row as json_to_recordset reads it (one native stringify for the batch: no array literals to escape). */
+/**
+ * A row as json_to_recordset reads it (one native stringify for the batch: no array literals to
+ * escape). The time goes as epoch milliseconds: a number is far cheaper to write than ISO text.
+ */
 function asRecord(r: DevicePosition): Record<string, unknown> {
   const p = r.position;
-  return { device_id: r.deviceId, device_time: p.deviceTime, valid: p.valid, lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, altitude: p.altitude, satellites: p.satellites, attributes: p.attributes, filtered: r.filtered };
+  return { device_id: r.deviceId, device_time: p.deviceTime.getTime(), valid: p.valid, lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, altitude: p.altitude, satellites: p.satellites, attributes: p.attributes, filtered: r.filtered };
 }
 
 /**
@@ -29,7 +32,8 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
   const [result] = await db.query<{ n: number; fresh: [string, number][] | null }>(
     `WITH added AS (
        INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered)
-       SELECT * FROM json_to_recordset($1::json) AS r(device_id text, device_time timestamptz, valid boolean, lat float8, lng float8,
+       SELECT device_id, to_timestamp(device_time / 1000), valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered
+       FROM json_to_recordset($1::json) AS r(device_id text, device_time float8, valid boolean, lat float8, lng float8,
          speed real, heading real, altitude real, satellites smallint, attributes jsonb, filtered text)
        ON CONFLICT DO NOTHING RETURNING device_id, device_time)
      SELECT count(*)::int AS n,

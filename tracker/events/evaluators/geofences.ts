@@ -18,6 +18,8 @@ export interface GeofenceState {
 export function geofenceRule(state: GeofenceState, obs: Observation, geofences: readonly ActiveGeofence[]): Outcome<GeofenceState> {
   const fix = obs.fix;
   if (!fix?.valid) return { state, drafts: [] };
+  // The usual account has no geofence and its devices are inside none: nothing to judge.
+  if (geofences.length === 0 && !state.inside?.length) return { state, drafts: [] };
   const before = new Set(state.inside ?? []);
   const now = geofences.filter((g) => g.contains(fix.lat, fix.lng));
   const nowIds = new Set(now.map((g) => g.id));

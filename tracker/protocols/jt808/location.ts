@@ -85,192 +85,189 @@ export function decodeLocation(r: Reader): DecodedPosition {
   return position;
 }
 
+/** One additional-information item, read straight off its bytes: no helper closures made per item, as nowhere on the ingest path. */
 function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: CellTower[], wifi: WifiAccessPoint[]): void {
   const a = p.attributes;
   const n = v.length;
-  const u8 = (at: number) => v.readUInt8(at);
-  const u16 = (at: number) => v.readUInt16BE(at);
-  const u32 = (at: number) => v.readUInt32BE(at);
-  const text = (from = 0, to = n) => v.toString('latin1', from, to);
   switch (id) {
     case 0x01:
-      a.odometer = u32(0) * 100; // 0.1 km
+      a.odometer = v.readUInt32BE(0) * 100; // 0.1 km
       break;
     case 0x02: {
-      const fuel = u16(0);
+      const fuel = v.readUInt16BE(0);
       a.fuel = fuel & 0x8000 ? fuel & 0x7fff : fuel / 10;
       break;
     }
     case 0x03:
-      a.obdSpeed = u16(0) / 10;
+      a.obdSpeed = v.readUInt16BE(0) / 10;
       break;
     case 0x06:
-      a.batteryLevel = u8(0);
+      a.batteryLevel = v.readUInt8(0);
       break;
     case 0x14:
-      io.videoAlarm = u32(0);
+      io.videoAlarm = v.readUInt32BE(0);
       break;
     case 0x25:
-      a.input = u32(0);
+      a.input = v.readUInt32BE(0);
       break;
     case 0x2b:
     case 0xa7:
-      a.adc1 = u16(0) / 100;
-      a.adc2 = u16(2) / 100;
+      a.adc1 = v.readUInt16BE(0) / 100;
+      a.adc2 = v.readUInt16BE(2) / 100;
       break;
     case 0x30:
-      a.rssi = u8(0);
+      a.rssi = v.readUInt8(0);
       break;
     case 0x31:
-      p.satellites = u8(0);
+      p.satellites = v.readUInt8(0);
       break;
     case 0x33:
-      if (n === 1) io.mode = u8(0);
-      else if (text().startsWith('*M00')) a.battery = Number(text(10, 13)) / 100;
+      if (n === 1) io.mode = v.readUInt8(0);
+      else if (v.toString('latin1').startsWith('*M00')) a.battery = Number(v.toString('latin1', 10, 13)) / 100;
       break;
     case 0x51:
       if (n === 2 || n === 16) {
         for (let i = 0; i < n / 2; i++) {
-          const t = u16(i * 2);
+          const t = v.readUInt16BE(i * 2);
           if (t !== 0xffff) a[`temp${i + 1}`] = (t & 0x8000 ? -(t & 0x7fff) : t) / 10;
         }
       }
       break;
     case 0x56:
-      a.batteryLevel = u8(0) * 10;
+      a.batteryLevel = v.readUInt8(0) * 10;
       break;
     case 0x57: {
-      const driving = u16(0);
+      const driving = v.readUInt16BE(0);
       if (driving & 0x100) addAlarm(a, 'hardAcceleration');
       if (driving & 0x200) addAlarm(a, 'hardBraking');
       if (driving & 0x400) addAlarm(a, 'hardCornering');
       break;
     }
     case 0x60: {
-      const event = u16(0);
+      const event = v.readUInt16BE(0);
       a.event = event;
-      if (event >= 0x61 && event <= 0x66) a.driverUniqueId = text(8, 16);
+      if (event >= 0x61 && event <= 0x66) a.driverUniqueId = v.toString('latin1', 8, 16);
       break;
     }
     case 0x63:
       for (let i = 0; (i + 1) * 11 <= n; i++) {
         const at = i * 11;
         io[`lock${i + 1}Id`] = v.toString('hex', at, at + 6);
-        io[`lock${i + 1}Battery`] = u16(at + 6) / 1000;
-        io[`lock${i + 1}Seal`] = u8(at + 8) === 0x31;
+        io[`lock${i + 1}Battery`] = v.readUInt16BE(at + 6) / 1000;
+        io[`lock${i + 1}Seal`] = v.readUInt8(at + 8) === 0x31;
       }
       break;
     case 0x64:
     case 0x65:
-      io[id === 0x64 ? 'adasAlarm' : 'dmsAlarm'] = u8(5);
+      io[id === 0x64 ? 'adasAlarm' : 'dmsAlarm'] = v.readUInt8(5);
       if (n >= 47) io.alarmLabel = v.toString('hex', n - 16, n);
       break;
     case 0x67:
-      io.password = text(0, 8);
+      io.password = v.toString('latin1', 0, 8);
       break;
     case 0x68:
-      a.batteryLevel = u16(0) / 100;
+      a.batteryLevel = v.readUInt16BE(0) / 100;
       break;
     case 0x69:
-      a.battery = u16(0) / 100;
+      a.battery = v.readUInt16BE(0) / 100;
       break;
     case 0x70: {
-      const kind = ({ 0x01: 'hardAcceleration', 0x02: 'hardBraking', 0x03: 'hardCornering', 0x16: 'accident' } as const)[u8(5)];
+      const kind = ({ 0x01: 'hardAcceleration', 0x02: 'hardBraking', 0x03: 'hardCornering', 0x16: 'accident' } as const)[v.readUInt8(5)];
       if (kind) addAlarm(a, kind);
       break;
     }
     case 0x77:
       for (let at = 0; at + 8 <= n; at += 8) {
-        const tire = u8(at);
+        const tire = v.readUInt8(at);
         io[`tire${tire}SensorId`] = v.toString('hex', at + 1, at + 4);
-        io[`tire${tire}Pressure`] = (u16(at + 4) & 0x03ff) / 40;
-        io[`tire${tire}Temp`] = u8(at + 6) - 50;
-        io[`tire${tire}Status`] = u8(at + 7);
+        io[`tire${tire}Pressure`] = (v.readUInt16BE(at + 4) & 0x03ff) / 40;
+        io[`tire${tire}Temp`] = v.readUInt8(at + 6) - 50;
+        io[`tire${tire}Status`] = v.readUInt8(at + 7);
       }
       break;
     case 0x82:
     case 0xd3:
-      a.power = u16(0) / 10;
+      a.power = v.readUInt16BE(0) / 10;
       break;
     case 0x91:
-      a.battery = u16(0) / 10;
-      a.rpm = u16(2);
-      a.obdSpeed = u8(4);
-      a.throttle = Math.trunc((u8(5) * 100) / 255);
-      a.engineLoad = Math.trunc((u8(6) * 100) / 255);
-      a.coolantTemp = u8(7) - 40;
-      io.fuelConsumption = u16(10) / 100;
-      a.fuelUsed = u16(20) / 100;
+      a.battery = v.readUInt16BE(0) / 10;
+      a.rpm = v.readUInt16BE(2);
+      a.obdSpeed = v.readUInt8(4);
+      a.throttle = Math.trunc((v.readUInt8(5) * 100) / 255);
+      a.engineLoad = Math.trunc((v.readUInt8(6) * 100) / 255);
+      a.coolantTemp = v.readUInt8(7) - 40;
+      io.fuelConsumption = v.readUInt16BE(10) / 100;
+      a.fuelUsed = v.readUInt16BE(20) / 100;
       break;
     case 0x94:
-      if (n > 0) a.vin = text();
+      if (n > 0) a.vin = v.toString('latin1');
       break;
     case 0xac:
-      a.odometer = u32(0);
+      a.odometer = v.readUInt32BE(0);
       break;
     case 0xbc:
-      io.driver = trimText(text());
+      io.driver = trimText(v.toString('latin1'));
       break;
     case 0xbd:
-      a.driverUniqueId = text();
+      a.driverUniqueId = v.toString('latin1');
       break;
     case 0xd0:
-      if (u32(0) & 0x08) addAlarm(a, 'vibration');
+      if (v.readUInt32BE(0) & 0x08) addAlarm(a, 'vibration');
       break;
     case 0xd4:
     case 0xe1:
     case 0xe9:
       if (n === 1) {
-        if (u8(0) === 0xff) a.charge = true;
-        else a.batteryLevel = u8(0);
+        if (v.readUInt8(0) === 0xff) a.charge = true;
+        else a.batteryLevel = v.readUInt8(0);
       } else if (id === 0xe1 && n >= 12 && (n - 4) % 8 === 0) {
         for (let at = 4; at + 8 <= n; at += 8) {
-          cells.push({ mobileCountryCode: u16(0), mobileNetworkCode: u16(2), locationAreaCode: v.readUIntBE(at, 3), cellId: u32(at + 3), signalStrength: u8(at + 7) });
+          cells.push({ mobileCountryCode: v.readUInt16BE(0), mobileNetworkCode: v.readUInt16BE(2), locationAreaCode: v.readUIntBE(at, 3), cellId: v.readUInt32BE(at + 3), signalStrength: v.readUInt8(at + 7) });
         }
       } else if (id === 0xe1 && n === 2) {
-        a.power = u16(0) / 10;
+        a.power = v.readUInt16BE(0) / 10;
       } else {
-        a.driverUniqueId = String(u32(0));
+        a.driverUniqueId = String(v.readUInt32BE(0));
       }
       break;
     case 0xd5:
-      if (n === 2) a.battery = u16(0) / 100;
+      if (n === 2) a.battery = v.readUInt16BE(0) / 100;
       else {
-        for (let i = 0; i < u8(0) && 1 + (i + 1) * 13 <= n; i++) {
+        for (let i = 0; i < v.readUInt8(0) && 1 + (i + 1) * 13 <= n; i++) {
           const at = 1 + i * 13;
           io[`lock${i + 1}Id`] = v.toString('hex', at, at + 5);
           io[`lock${i + 1}Card`] = v.toString('hex', at + 5, at + 10);
-          io[`lock${i + 1}Battery`] = u8(at + 10);
-          io[`lock${i + 1}Locked`] = (u16(at + 11) & 0x20) === 0;
+          io[`lock${i + 1}Battery`] = v.readUInt8(at + 10);
+          io[`lock${i + 1}Locked`] = (v.readUInt16BE(at + 11) & 0x20) === 0;
         }
       }
       break;
     case 0xda: {
-      const state = u8(2);
+      const state = v.readUInt8(2);
       io.string = (state & 0x01) !== 0;
       a.motion = (state & 0x04) !== 0;
       io.cover = (state & 0x08) !== 0;
       break;
     }
     case 0xe2:
-      a.fuel = u32(0) / 10;
+      a.fuel = v.readUInt32BE(0) / 10;
       break;
     case 0xe3:
-      a.batteryLevel = u8(1);
-      a.battery = u16(2) / 100;
+      a.batteryLevel = v.readUInt8(1);
+      a.battery = v.readUInt16BE(2) / 100;
       break;
     case 0xe4:
-      if (u8(0) === 0) a.charge = true;
-      a.batteryLevel = u8(1);
+      if (v.readUInt8(0) === 0) a.charge = true;
+      a.batteryLevel = v.readUInt8(1);
       break;
     case 0xe5:
-      if (n === 1) a.motion = u8(0) === 1;
+      if (n === 1) a.motion = v.readUInt8(0) === 1;
       break;
     case 0xe6:
-      if (n >= 7 && text(0, 7) === '$OBD-RT') decodeObdRt(text(), a, io);
+      if (n >= 7 && v.toString('latin1', 0, 7) === '$OBD-RT') decodeObdRt(v.toString('latin1'), a, io);
       else if (n >= 11 && n % 11 === 0) {
         for (let at = 0; at < n; at += 11) {
-          const sensor = u8(at);
+          const sensor = v.readUInt8(at);
           if (sensor >= 1 && sensor <= 999) a[`temp${sensor}`] = customDouble(v, at + 7);
           io[`humidity${sensor}`] = customDouble(v, at + 9);
         }
@@ -278,7 +275,7 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       break;
     case 0xe7:
       if (n === 8) {
-        const alarms = u16(0);
+        const alarms = v.readUInt16BE(0);
         if (alarms & 0x01) addAlarm(a, 'vibration');
         if (alarms & 0x0e) addAlarm(a, 'sos');
       }
@@ -295,26 +292,26 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       readEb(v, a, io, cells, wifi);
       break;
     case 0xed:
-      io.card = trimText(text());
+      io.card = trimText(v.toString('latin1'));
       break;
     case 0xee:
       if (n === 6) {
-        a.rssi = u8(0);
-        a.power = u16(1) / 1000;
-        a.battery = u16(3) / 1000;
-        p.satellites = u8(5);
+        a.rssi = v.readUInt8(0);
+        a.power = v.readUInt16BE(1) / 1000;
+        a.battery = v.readUInt16BE(3) / 1000;
+        p.satellites = v.readUInt8(5);
       }
       break;
     case 0xf0:
       for (let at = 0; at + 13 <= n; at += 13) {
-        cells.push({ mobileCountryCode: u16(at), mobileNetworkCode: u16(at + 2), cellId: u32(at + 4), locationAreaCode: u32(at + 8), signalStrength: u8(at + 12) });
+        cells.push({ mobileCountryCode: v.readUInt16BE(at), mobileNetworkCode: v.readUInt16BE(at + 2), cellId: v.readUInt32BE(at + 4), locationAreaCode: v.readUInt32BE(at + 8), signalStrength: v.readUInt8(at + 12) });
       }
       break;
     case 0xf1:
-      a.power = u32(0) / 1000;
+      a.power = v.readUInt32BE(0) / 1000;
       break;
     case 0xf2:
-      io.versionFw = text();
+      io.versionFw = v.toString('latin1');
       break;
     case 0xec:
     case 0xf4:
@@ -323,38 +320,38 @@ function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: Cell
       }
       break;
     case 0xf5:
-      if (n === 2) io.illuminance = u16(0);
+      if (n === 2) io.illuminance = v.readUInt16BE(0);
       break;
     case 0xf6:
       readF6(v, a, io);
       break;
     case 0xf7:
-      if (n === 2) io.humidity = u16(0) / 10;
+      if (n === 2) io.humidity = v.readUInt16BE(0) / 10;
       else {
-        a.battery = u32(0) / 1000;
-        if (n >= 5 && (u8(4) === 2 || u8(4) === 3)) a.charge = true;
-        if (n >= 6) a.batteryLevel = u8(5);
+        a.battery = v.readUInt32BE(0) / 1000;
+        if (n >= 5 && (v.readUInt8(4) === 2 || v.readUInt8(4) === 3)) a.charge = true;
+        if (n >= 6) a.batteryLevel = v.readUInt8(5);
       }
       break;
     case 0xf8:
       // 2 bytes: a second temperature; the AOVX units send working mode, IMEI and ICCID here.
       if (n >= 19) a.iccid = v.toString('hex', 9, 19);
-      else a.temp2 = u16(0) / 10 - 50;
+      else a.temp2 = v.readUInt16BE(0) / 10 - 50;
       break;
     case 0xf9:
       readF9(v, a);
       break;
     case 0xfb:
-      io.container = text();
+      io.container = v.toString('latin1');
       break;
     case 0xfc:
-      io.geofence = u8(0);
+      io.geofence = v.readUInt8(0);
       break;
     case 0xfe:
-      if (n === 1) a.batteryLevel = u8(0);
-      else if (n === 2) a.power = u16(0) / 10;
-      else if (n === 4) a.odometer = u32(0);
-      else if (u8(0) === 0x7c) readDrivingAlarms(v, a);
+      if (n === 1) a.batteryLevel = v.readUInt8(0);
+      else if (n === 2) a.power = v.readUInt16BE(0) / 10;
+      else if (n === 4) a.odometer = v.readUInt32BE(0);
+      else if (v.readUInt8(0) === 0x7c) readDrivingAlarms(v, a);
       break;
     default:
       break;
