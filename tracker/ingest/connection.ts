@@ -107,7 +107,7 @@ export function handleConnection(socket: Socket, address: string, candidates: Pr
         // Once the device speaks for itself here, frames waiting together share one batch: a unit
         // uploading its backlog (or one in flight at a stop) waits for one commit, not one each.
         // Their ACKs still go out in order: a batch's waiters are released in the order they came.
-        if (deviceId && !takingOver) await Promise.all(queue.splice(0, SHARED_BATCH).map(handleFrame));
+        if (deviceId && !takingOver && queue.length > 1) await Promise.all(queue.splice(0, SHARED_BATCH).map(handleFrame));
         else await handleFrame(queue.shift()!);
         if (queue.length <= MAX_QUEUED / 2 && socket.isPaused()) socket.resume();
       }
@@ -148,7 +148,8 @@ export function handleConnection(socket: Socket, address: string, candidates: Pr
       takingOver = false;
       await speakFor(deps, deviceId, speaker);
     }
-    await answered(deps, deviceId, speaker, result, screened.positions);
+    const replied = answered(deps, deviceId, speaker, result, screened.positions);
+    if (replied) await replied;
     if (result.reply && !closed) socket.write(result.reply);
   }
 

@@ -80,11 +80,9 @@ export function screenReport(deps: PipelineDeps, protocol: string, device: strin
   return screen(deps, protocol, device, positions.map(asStored), attributes);
 }
 
-/** Stores what passed the screen; resolves once committed, when the device may hear back. */
-export async function store(deps: PipelineDeps, deviceId: string, screened: Screened): Promise<void> {
-  const reports = statusReport(deviceId, screened.attributes);
-  if (screened.positions.length === 0 && reports.length === 0) return;
-  await deps.batcher.add(screened.positions.map((position) => ({ deviceId, position })), reports);
+/** Stores what passed the screen; resolves once committed, when the device may hear back (at once when nothing is to be stored). */
+export function store(deps: PipelineDeps, deviceId: string, screened: Screened): Promise<void> {
+  return deps.batcher.add(screened.positions.map((position) => ({ deviceId, position })), statusReport(deviceId, screened.attributes));
 }
 
 /**
