@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { DecodeResult, Framer, Protocol, ProtocolState } from '../protocols/types.js';
 import { RemovedDevicesError } from './batcher.js';
 import type { LiveConnection } from './connections.js';
+import { loginDeadline } from './login-deadline.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps, type Speaker } from './pipeline.js';
 
 export interface ConnectionDeps extends PipelineDeps {
@@ -65,16 +66,11 @@ export function handleConnection(socket: Socket, address: string, candidates: Pr
   const speaker: Speaker = { conn: live, remoteAddress: address };
 
   socket.setNoDelay(true);
-  // A fixed deadline, not an idle timer: a peer trickling bytes must not keep an unidentified socket.
-  const loginDeadline = setTimeout(() => {
-    deps.stats.countRefusedConnection('login_timeout');
-    socket.destroy();
-  }, deps.loginTimeoutMs);
+  const identifyBy = loginDeadline(socket, deps.stats, deps.loginTimeoutMs);
   socket.on('timeout', () => socket.destroy());
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
     closed = true;
-    clearTimeout(loginDeadline);
     deps.stats.connections--;
     if (deviceId) void deps.connections.detach(deviceId, live);
   });
@@ -174,7 +170,7 @@ export function handleConnection(socket: Socket, address: string, candidates: Pr
     }
     protocolState.identity = identity;
     deviceId = device.id;
-    clearTimeout(loginDeadline);
+    clearTimeout(identifyBy);
     socket.setTimeout(deps.idleTimeoutMs);
     // A login alone proves nothing but the identifier: the connection speaking for the device keeps
     // its commands until this one has sent a position.

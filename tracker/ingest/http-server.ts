@@ -22,6 +22,7 @@ import { hashSecret } from '../inbound/secret.js';
 import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
 import type { LiveConnection } from './connections.js';
+import { loginDeadline } from './login-deadline.js';
 import { deviceAddress, peerAddress } from './proxied-connection.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps } from './pipeline.js';
 
@@ -225,14 +226,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
   // As on the TCP ports, a connection that has not sent a whole request LOGIN_TIMEOUT_SECONDS after it
   // opened is closed, whatever it sends: left alone, Node keeps one that never sends a byte open for
   // good (its header and request timeouts start with the first byte).
-  server.on('connection', (socket: Socket) => {
-    const deadline = setTimeout(() => {
-      deps.stats.countRefusedConnection('login_timeout');
-      socket.destroy();
-    }, deps.loginTimeoutMs);
-    deadlines.set(socket, deadline);
-    socket.once('close', () => clearTimeout(deadline));
-  });
+  server.on('connection', (socket: Socket) => deadlines.set(socket, loginDeadline(socket, deps.stats, deps.loginTimeoutMs)));
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
