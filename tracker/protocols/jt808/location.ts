@@ -31,14 +31,17 @@ export function readCoordinates(r: Reader, a: Telemetry): Pick<DecodedPosition, 
   return { valid: (status & 0x02) !== 0, lat, lng };
 }
 
-/** Coordinates, altitude, speed, course and time: the fixed part of a location report. */
-export function readFix(r: Reader, a: Telemetry): Omit<DecodedPosition, 'attributes'> {
-  const coordinates = readCoordinates(r, a);
+/**
+ * Coordinates, altitude, speed, course and time: the fixed part of a location report, as a position
+ * carrying `a`. Built in one literal: a spread copy takes V8's slow path and slows every later step.
+ */
+export function readFix(r: Reader, a: Telemetry): DecodedPosition {
+  const { valid, lat, lng } = readCoordinates(r, a);
   const altitude = r.i16();
   const speed = r.u16() / 10;
   const heading = r.u16() % 360;
   const deviceTime = readBcdTime(r) ?? new Date(0);
-  return { deviceTime, ...coordinates, speed, heading, altitude };
+  return { deviceTime, valid, lat, lng, speed, heading, altitude, attributes: a };
 }
 
 export function decodeLocation(r: Reader): DecodedPosition {
@@ -46,7 +49,7 @@ export function decodeLocation(r: Reader): DecodedPosition {
   const io: Io = {};
   const alarmWord = r.u32();
   for (const [bit, alarm] of ALARM_BITS) if (alarmWord & (2 ** bit)) addAlarm(a, alarm);
-  const position: DecodedPosition = { ...readFix(r, a), attributes: a };
+  const position = readFix(r, a);
   if (r.remaining === 18) {
     // A fixed tail some units send instead of items.
     r.skip(4); // remaining battery and mileage

@@ -67,7 +67,7 @@ export function decodeTransparent(r: Reader): Found {
     }
     case 0x53:
     case 0x54: {
-      const position: DecodedPosition = { ...readFix(r, a), attributes: a };
+      const position = readFix(r, a);
       if (type === 0x53) readTags(r, io);
       else readSensors(r, a, io);
       return done(position);
@@ -118,8 +118,8 @@ function readObdBox(r: Reader, a: Telemetry, io: Io): DecodedPosition | null {
   } else {
     return null;
   }
-  const fix = readCoordinates(r, a);
-  return time ? { ...fix, deviceTime: time, speed: 0, heading: 0, attributes: a } : null;
+  const { valid, lat, lng } = readCoordinates(r, a);
+  return time ? { deviceTime: time, valid, lat, lng, speed: 0, heading: 0, attributes: a } : null;
 }
 
 function readTags(r: Reader, io: Io): void {
