@@ -31,7 +31,7 @@ export function advance(c: Counters, p: DecodedPosition, previous: Fix | null, m
   const reportedOdometer = finite(p.attributes.odometer);
   let odometer = c.odometer;
   if (reportedOdometer !== null) odometer = reportedOdometer;
-  else if (p.valid) odometer = (odometer ?? 0) + (previous && previous.time < p.deviceTime ? metresBetween(previous, p) : 0);
+  else if (p.valid) odometer = (odometer ?? 0) + (previous && previous.time.getTime() < p.deviceTime.getTime() ? metresBetween(previous, p) : 0);
   if (reportedOdometer === null && odometer !== null) computed.odometer = odometer;
 
   const ignition = typeof p.attributes.ignition === 'boolean' ? p.attributes.ignition : c.ignition;

@@ -63,12 +63,13 @@ function step(rows: DevicePosition[], out: (DevicePosition | null)[], dropped: F
     } else out[i] = { deviceId: row.deviceId, position: p, filtered: reason };
     return previous;
   }
-  if (p.valid && (!state.current || state.current.time < p.deviceTime)) {
+  const time = p.deviceTime.getTime();
+  if (p.valid && (!state.current || state.current.time.getTime() < time)) {
     state.current = { lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, time: p.deviceTime };
     state.changed.current = true;
   }
   const counted = state.counters.time;
-  if (counted && p.deviceTime <= counted) return previous; // late or repeated: stored, not counted
+  if (counted && time <= counted.getTime()) return previous; // late or repeated: stored, not counted
   const next = advance(state.counters, p, previous, settings.engineHoursMaxGapMs);
   state.counters = next.counters;
   state.changed.counters = true;
@@ -81,5 +82,5 @@ function step(rows: DevicePosition[], out: (DevicePosition | null)[], dropped: F
     attributes.computed = odometer === undefined ? 'engineHours' : engineHours === undefined ? 'odometer' : 'odometer,engineHours';
     out[i] = { deviceId: row.deviceId, position: { ...p, attributes } };
   }
-  return p.valid && (!previous || previous.time < p.deviceTime) ? { lat: p.lat, lng: p.lng, time: p.deviceTime } : previous;
+  return p.valid && (!previous || previous.time.getTime() < time) ? { lat: p.lat, lng: p.lng, time: p.deviceTime } : previous;
 }
