@@ -102,6 +102,11 @@ function decodeRecords(r: Reader, layout: Layout, count: number, whole: boolean)
   return positions;
 }
 
+/** A count or an IO id, one or two bytes wide by the codec. */
+function readWidth(r: Reader, bytes: 1 | 2): number {
+  return bytes === 1 ? r.u8() : r.u16();
+}
+
 function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
   const time = new Date(Number(r.u64()));
   if (Number.isNaN(time.getTime())) throw TRUNCATED; // not a real record: drop the packet
@@ -118,13 +123,11 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
   const io: Record<string, number | string> = layout.generationType ? { generationType: r.u8() } : {};
   attributes.io = io;
 
-  const readCount = () => (layout.count === 1 ? r.u8() : r.u16());
-  const readId = () => (layout.ioId === 1 ? r.u8() : r.u16());
-  readCount(); // total IO count, implied by the groups below
+  readWidth(r, layout.count); // total IO count, implied by the groups below
   for (const width of layout.sixteenBytes ? [1, 2, 4, 8, 16] : [1, 2, 4, 8]) {
-    const n = readCount();
+    const n = readWidth(r, layout.count);
     for (let k = 0; k < n; k++) {
-      const id = readId();
+      const id = readWidth(r, layout.ioId);
       const raw = r.bytes(width);
       io[id] = ioValue(raw);
       applyIo(id, raw, attributes);
