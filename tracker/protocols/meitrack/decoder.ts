@@ -47,6 +47,11 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
 
 const num = (v: string | undefined): number | null => (v !== undefined && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null);
 const hex = (v: string | undefined): number | null => (v && /^[0-9A-Fa-f]{1,8}$/.test(v) ? parseInt(v, 16) : null);
+/** A count that must be a whole number to be stored (a fraction there means a garbled field). */
+const whole = (v: string | undefined): number | null => {
+  const n = num(v);
+  return n !== null && Number.isInteger(n) ? n : null;
+};
 
 function decodeReport(f: string[]): DecodedPosition | null {
   // Some firmwares put a record count before the event.
@@ -57,13 +62,14 @@ function decodeReport(f: string[]): DecodedPosition | null {
   const time = /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(f[i++] ?? '');
   const deviceTime = time ? utcDate(2000 + +time[1]!, +time[2]!, +time[3]!, +time[4]!, +time[5]!, +time[6]!) : null;
   const validity = f[i++];
-  const next = () => num(f[i++]);
-  // Counts that must be whole numbers to be stored (a fraction there means a garbled field).
-  const whole = () => {
-    const v = next();
-    return v !== null && Number.isInteger(v) ? v : null;
-  };
-  const [satellites, rssi, speed, heading, hdop, altitude, odometer, runtime] = [whole(), whole(), next(), next(), next(), next(), next(), next()];
+  const satellites = whole(f[i++]);
+  const rssi = whole(f[i++]);
+  const speed = num(f[i++]);
+  const heading = num(f[i++]);
+  const hdop = num(f[i++]);
+  const altitude = num(f[i++]);
+  const odometer = num(f[i++]);
+  const runtime = num(f[i++]);
   if (event === null || lat === null || lng === null || !deviceTime || (validity !== 'A' && validity !== 'V') || speed === null || heading === null) return null;
 
   const attributes: Telemetry = { event, io: {} };
@@ -113,10 +119,10 @@ function analog(field: string, attributes: Telemetry): void {
     if (power !== null) attributes.power = power;
     return;
   }
-  [0, 1, 2].forEach((n) => {
+  for (let n = 0; n < 3; n++) {
     const adc = hex(parts[n]);
     if (adc !== null) attributes.io![`adc${n + 1}`] = adc;
-  });
+  }
   const battery = hex(parts[3]);
   const power = hex(parts[4]);
   if (battery !== null) attributes.battery = battery / 100;
