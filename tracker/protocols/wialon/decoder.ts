@@ -96,8 +96,11 @@ function coordinate(value: string | undefined, hemisphere: string | undefined, n
 /** ddmmyy and hhmmss, UTC. */
 function time(date: string | undefined, clock: string | undefined): Date | null {
   if (!date || !clock || !/^\d{6}$/.test(date) || !/^\d{6}$/.test(clock)) return null;
-  const d = (s: string, i: number) => Number(s.slice(i, i + 2));
-  return utcDate(2000 + d(date, 4), d(date, 2), d(date, 0), d(clock, 0), d(clock, 2), d(clock, 4));
+  return utcDate(2000 + twoDigits(date, 4), twoDigits(date, 2), twoDigits(date, 0), twoDigits(clock, 0), twoDigits(clock, 2), twoDigits(clock, 4));
+}
+
+function twoDigits(s: string, at: number): number {
+  return Number(s.slice(at, at + 2));
 }
 
 /**
@@ -115,10 +118,13 @@ function decodeMessage(f: string[], conn: ProtocolState, receivedAt: Date): Deco
   if (inputs !== undefined && Number.isInteger(inputs)) attributes.input = inputs;
   const outputs = num(f[12]);
   if (outputs !== undefined && Number.isInteger(outputs)) attributes.output = outputs;
-  if (!isNA(f[13])) f[13]!.split(',').forEach((v, i) => {
-    const volts = num(v);
-    if (volts !== undefined) attributes[`adc${i + 1}`] = volts;
-  });
+  if (!isNA(f[13])) {
+    const adc = f[13]!.split(',');
+    for (let i = 0; i < adc.length; i++) {
+      const volts = num(adc[i]);
+      if (volts !== undefined) attributes[`adc${i + 1}`] = volts;
+    }
+  }
   if (!isNA(f[14])) attributes.driverUniqueId = f[14]!.slice(0, 256);
   if (!isNA(f[15])) applyParams(f[15]!, attributes);
 
@@ -127,16 +133,9 @@ function decodeMessage(f: string[], conn: ProtocolState, receivedAt: Date): Deco
   if (lat === undefined || lng === undefined) return atLastFix(lastFix(conn), deviceTime, attributes);
   const satellites = num(f[9]);
   const altitude = num(f[8]);
-  return {
-    deviceTime,
-    // Units that do not count satellites still send real fixes; a count below 3 is no fix.
-    valid: satellites === undefined || satellites >= 3,
-    lat,
-    lng,
-    speed: num(f[6]) ?? 0,
-    heading: num(f[7]) ?? 0,
-    ...(altitude !== undefined && { altitude }),
-    ...(satellites !== undefined && Number.isInteger(satellites) && { satellites }),
-    attributes,
-  };
+  // Units that do not count satellites still send real fixes; a count below 3 is no fix.
+  const position: DecodedPosition = { deviceTime, valid: satellites === undefined || satellites >= 3, lat, lng, speed: num(f[6]) ?? 0, heading: num(f[7]) ?? 0, attributes };
+  if (altitude !== undefined) position.altitude = altitude;
+  if (satellites !== undefined && Number.isInteger(satellites)) position.satellites = satellites;
+  return position;
 }
