@@ -12,11 +12,13 @@ export interface DevicePosition {
 
 /**
  * A row as json_to_recordset reads it (one native stringify for the batch: no array literals to
- * escape). The time goes as epoch milliseconds: a number is far cheaper to write than ISO text.
+ * escape). The time goes as epoch milliseconds: a number is far cheaper to write than ISO text. The
+ * keys are one or two letters (the record's column names below): the batch's text is a third
+ * smaller, and both its stringify and the database's parse scale with its length.
  */
 function asRecord(r: DevicePosition): Record<string, unknown> {
   const p = r.position;
-  return { device_id: r.deviceId, device_time: p.deviceTime.getTime(), valid: p.valid, lat: p.lat, lng: p.lng, speed: p.speed, heading: p.heading, altitude: p.altitude, satellites: p.satellites, attributes: p.attributes, filtered: r.filtered };
+  return { d: r.deviceId, t: p.deviceTime.getTime(), v: p.valid, y: p.lat, x: p.lng, s: p.speed, h: p.heading, al: p.altitude, n: p.satellites, a: p.attributes, f: r.filtered };
 }
 
 /**
@@ -32,9 +34,8 @@ export async function insertPositions(db: Queryable, rows: DevicePosition[]): Pr
   const [result] = await db.query<{ n: number; fresh: [string, number][] | null }>(
     `WITH added AS (
        INSERT INTO positions (device_id, device_time, valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered)
-       SELECT device_id, to_timestamp(device_time / 1000), valid, lat, lng, speed, heading, altitude, satellites, attributes, filtered
-       FROM json_to_recordset($1::json) AS r(device_id text, device_time float8, valid boolean, lat float8, lng float8,
-         speed real, heading real, altitude real, satellites smallint, attributes jsonb, filtered text)
+       SELECT d, to_timestamp(t / 1000), v, y, x, s, h, al, n, a, f
+       FROM json_to_recordset($1::json) AS r(d text, t float8, v boolean, y float8, x float8, s real, h real, al real, n smallint, a jsonb, f text)
        ON CONFLICT DO NOTHING RETURNING device_id, device_time)
      SELECT count(*)::int AS n,
        CASE WHEN count(*) < $2 THEN json_agg(json_build_array(device_id, (extract(epoch FROM device_time) * 1000)::float8)) END AS fresh
