@@ -13,8 +13,8 @@ export interface DevicePosition {
 /**
  * A row as json_to_recordset reads it (one native stringify for the batch: no array literals to
  * escape). The time goes as epoch milliseconds: a number is far cheaper to write than ISO text. The
- * keys are one or two letters (the record's column names below): the batch's text is a third
- * smaller, and both its stringify and the database's parse scale with its length.
+ * keys are one or two letters (the record's column names below): a GT06 row is 307 bytes instead
+ * of 361, less to send and for the database to parse.
  */
 function asRecord(r: DevicePosition): Record<string, unknown> {
   const p = r.position;
