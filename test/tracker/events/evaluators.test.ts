@@ -215,6 +215,28 @@ describe('state', () => {
     expect(evaluateDevice(reordered, [at(1, 120)], noInputs).state.speeding).toEqual({ since: T0, last: T0 + 1000 });
   });
 
+  it('a fuel reading is a change, also once its window is full and a reading leaves it as one comes', () => {
+    let state: DeviceRuleState = {};
+    // One reading a second: the window (the last 60 s, both ends in, and the two readings before it) holds 63.
+    for (let s = 0; s < 70; s++) {
+      const result = evaluateDevice(state, [at(s, 0, { fuel: 40 })], noInputs);
+      expect(result.changed).toBe(true);
+      state = JSON.parse(JSON.stringify(result.state)) as DeviceRuleState;
+    }
+    expect(state.fuel!.readings).toHaveLength(63);
+    expect(state.fuel!.readings!.at(-1)).toEqual({ t: T0 + 69_000, l: 40 });
+  });
+
+  it('a repeated SOS that moves nothing is not a change', () => {
+    const first = evaluateDevice({}, [{ ...at(0, 0, { alarm: 'sos' }), receivedAt: NOW }], noInputs);
+    expect(first.changed).toBe(true);
+    const stored = JSON.parse(JSON.stringify(first.state)) as DeviceRuleState;
+    // Received before the stored one (a buffered record): the rule rebuilds the same state.
+    const again = evaluateDevice(stored, [{ ...at(0, 0, { alarm: 'sos' }), receivedAt: NOW - 1000 }], noInputs);
+    expect(again.raised).toEqual([]);
+    expect(again.changed).toBe(false);
+  });
+
   it('a record far ahead of the clock is not judged, so later records are not taken for late ones', () => {
     const future = { ...at(0, 120), time: NOW + 86_400_000 };
     const { events } = run([future, at(10, 120), at(20, 120)]);
