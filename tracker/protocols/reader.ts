@@ -89,4 +89,13 @@ export function utcDate(
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/** DDMMYY and HHMMSS, six digits each (the caller checks them), as a UTC time of this century. */
+export function ddmmyyHhmmss(date: string, time: string): Date | null {
+  return utcDate(2000 + twoDigits(date, 4), twoDigits(date, 2), twoDigits(date, 0), twoDigits(time, 0), twoDigits(time, 2), twoDigits(time, 4));
+}
+
+function twoDigits(s: string, at: number): number {
+  return Number(s.slice(at, at + 2));
+}
+
 export const KNOTS_TO_KMH = 1.852;

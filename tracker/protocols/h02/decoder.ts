@@ -2,7 +2,7 @@
 //   *HQ,<id>,V1,HHMMSS,A|V,DDMM.MMMM,N|S,DDDMM.MMMM,E|W,<knots>,<course>,DDMMYY,<status>…#
 // Binary messages ('$') carry the same data as packed BCD. The 32-bit status word is
 // active-low: a cleared bit signals the condition.
-import { KNOTS_TO_KMH, utcDate } from '../reader.js';
+import { ddmmyyHhmmss, KNOTS_TO_KMH, utcDate } from '../reader.js';
 import type { NetworkInfo, Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 
@@ -171,8 +171,7 @@ function vp1CellReport(f: string[], receivedAt: Date): CellReport | null {
 /** HHMMSS and DDMMYY as UTC, or null. */
 function messageTime(time: string | undefined, date: string | undefined): Date | null {
   if (!sixDigits(time) || !sixDigits(date)) return null;
-  const n = (s: string, at: number) => Number(s.slice(at, at + 2));
-  return utcDate(2000 + n(date!, 4), n(date!, 2), n(date!, 0), n(time!, 0), n(time!, 2), n(time!, 4));
+  return ddmmyyHhmmss(date!, time!);
 }
 
 function findPositionBlock(f: string[], from: number): number {

@@ -5,7 +5,7 @@
 // IMEI some units put in front of the packet) says who is speaking.
 import type { Telemetry } from '../../positions/telemetry.js';
 import { crc16Ibm } from '../crc.js';
-import { utcDate } from '../reader.js';
+import { ddmmyyHhmmss } from '../reader.js';
 import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { applyParams } from './params.js';
@@ -96,11 +96,7 @@ function coordinate(value: string | undefined, hemisphere: string | undefined, n
 /** ddmmyy and hhmmss, UTC. */
 function time(date: string | undefined, clock: string | undefined): Date | null {
   if (!date || !clock || !/^\d{6}$/.test(date) || !/^\d{6}$/.test(clock)) return null;
-  return utcDate(2000 + twoDigits(date, 4), twoDigits(date, 2), twoDigits(date, 0), twoDigits(clock, 0), twoDigits(clock, 2), twoDigits(clock, 4));
-}
-
-function twoDigits(s: string, at: number): number {
-  return Number(s.slice(at, at + 2));
+  return ddmmyyHhmmss(date, clock);
 }
 
 /**
