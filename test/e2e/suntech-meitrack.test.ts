@@ -48,7 +48,26 @@ describe('Suntech over TCP', () => {
     const [first] = await storedAttributes(deviceId);
     expect(first!.attributes).toMatchObject({ ignition: true, input: 1, rssi: 21 });
   });
+
+  test('a stray "\\n\\r" in a UEX report\'s serial data does not end the connection: the unit\'s next report is stored', async () => {
+    const id = '0912345679';
+    const deviceId = await f.device(account, id, 'Suntech with a serial sensor');
+    const d = await DeviceClient.open(f.tracker.ingest.ports.device!);
+    // The serial payload holds "\n\r": the '\r' ends the report there, as the unit's own framing
+    // does, and what follows (";76;113;4.1;1") is a tail with no type, not a report of unit 76.
+    const uex = `ST300UEX;${id};04;408;${yymmdd(FIX_TIME)};${hhmmss(FIX_TIME)};1a2b3;-23.550520;-046.633310;052.400;181.50;9;1;123456;12.60;100010;12;TEMP\n\r;76;113;4.1;1\r`;
+    d.send(Buffer.from(uex, 'latin1'));
+    await eventually(() => storedAttributes(deviceId), (rows) => rows.length === 1);
+    d.send(suntechPosition(id, { time: ALARM_TIME, lat: -23.5506, lng: -46.6334, speed: 10, heading: 90 }));
+    const stored = await eventually(() => storedAttributes(deviceId), (rows) => rows.length === 2);
+    expect(stored).toHaveLength(2);
+    expect(d.closed).toBe(false);
+    d.close();
+  });
 });
+
+const yymmdd = (t: Date) => t.toISOString().slice(0, 10).replaceAll('-', '');
+const hhmmss = (t: Date) => t.toISOString().slice(11, 19);
 
 describe('Meitrack over TCP', () => {
   test('the AAC keep-alive is confirmed, an AAA report stored without an answer, event 1 raises SOS', async () => {

@@ -111,6 +111,13 @@ const le = (bytes: number, value: number) => {
   return b;
 };
 const SECONDS_2000 = Date.UTC(2024, 2, 11, 9, 15, 30) / 1000 - Date.UTC(2000, 0, 1) / 1000;
+/** One CCC record of the event: a valid fix at 52.5, 13.3, 37 km/h. */
+const cccRecord = (event: number) =>
+  Buffer.concat([
+    Buffer.from([event]), le(4, 52500000), le(4, 13300000), le(4, SECONDS_2000), Buffer.from([1, 8, 20]),
+    le(2, 37), le(2, 90), le(2, 9), le(2, 40), le(4, 1000), le(4, 60), le(2, 262), le(2, 2), le(2, 431), le(2, 17003),
+    le(2, 0), le(2, 0), le(2, 401), le(2, 0), le(4, 0),
+  ]);
 
 describe('Meitrack binary packets', () => {
   it('CCE: parameters by size group become the fix, telemetry and cells', () => {
@@ -131,16 +138,21 @@ describe('Meitrack binary packets', () => {
   });
 
   it('CCC: fixed records, answered with their count', () => {
-    const rec = Buffer.concat([
-      Buffer.from([35]), le(4, 52500000), le(4, 13300000), le(4, SECONDS_2000), Buffer.from([1, 8, 20]),
-      le(2, 37), le(2, 90), le(2, 9), le(2, 40), le(4, 1000), le(4, 60), le(2, 262), le(2, 2), le(2, 431), le(2, 17003),
-      le(2, 0), le(2, 0), le(2, 401), le(2, 0), le(4, 0),
-    ]);
+    const rec = cccRecord(35);
     const r = meitrack.decode(binary('CCC', Buffer.concat([Buffer.alloc(8), rec, rec])), protocolState());
     expect(r.positions).toHaveLength(2);
     expect(r.positions[0]).toMatchObject({ valid: true, lat: 52.5, lng: 13.3, speed: 37, heading: 90, satellites: 8, altitude: 40 });
     expect(r.positions[0]!.attributes).toMatchObject({ event: 35, odometer: 1000, battery: 4.01 });
     const head = `@@U27,${IMEI},CCC,2*`;
     expect(r.reply!.toString('latin1')).toBe(`${head}${meitrackChecksum(Buffer.from(head))}\r\n`);
+  });
+
+  it('a binary packet with a wrong checksum is marked, as a text report is (CRC_STRICT refuses it)', () => {
+    // A record holding a '*' (event 42 is 0x2a): the checksum is the one after the last '*'.
+    const good = binary('CCC', Buffer.concat([Buffer.alloc(8), cccRecord(42)]));
+    expect(meitrack.decode(good, protocolState())).toMatchObject({ badChecksum: false, positions: [{ lat: 52.5 }] });
+    const bad = Buffer.from(good);
+    bad[bad.length - 3] = bad[bad.length - 3] === 0x30 ? 0x31 : 0x30; // the checksum's second digit
+    expect(meitrack.decode(bad, protocolState()).badChecksum).toBe(true);
   });
 });

@@ -23,15 +23,16 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   if (!/^\d{1,20}$/.test(identity)) return { positions: [] };
   const flag = frame.toString('latin1', 2, 3);
   const type = frame.toString('latin1', second + 1, second + 4);
-  if (type === 'CCC') return { identity, ...decodeCcc(frame, second + 4, flag, identity) };
-  if (type === 'CCE') return { identity, ...decodeCce(frame, second + 4) };
-
+  // The checksum closes binary packets too ("…*XX\r\n"): their data may hold a '*', the last one is its.
   const star = frame.lastIndexOf(0x2a);
-  const end = star < 0 ? frame.length : star;
   const result: DecodeResult = { identity, positions: [] };
   if (star >= 0 && frame.length >= star + 3) {
     result.badChecksum = frame.toString('latin1', star + 1, star + 3).toUpperCase() !== meitrackChecksum(frame.subarray(0, star + 1));
   }
+  if (type === 'CCC') return { ...result, ...decodeCcc(frame, second + 4, flag, identity) };
+  if (type === 'CCE') return { ...result, ...decodeCce(frame, second + 4) };
+
+  const end = star < 0 ? frame.length : star;
   const fields = frame.toString('latin1', second + 1, end).split(',');
   if (type === 'AAC') return { ...result, heartbeat: true, reply: meitrackMessage('z', identity, 'AAC,1') };
   if (PHOTO.has(type)) return { ...result, heartbeat: true };

@@ -14,9 +14,16 @@ import { serialData } from './serial.js';
 const BLE_MASK = 0b1100000110110;
 const REPORTS = new Set(['STT', 'ALT', 'BLE', 'UEX']);
 const bit = (mask: number, n: number) => (mask & (1 << n)) !== 0;
+/**
+ * A universal header names its type in three capitals. Anything else is not a report: the tail of
+ * one cut by a stray "\r" in its serial data (";76;113771;…") would otherwise read as a report of
+ * another unit, and a connection speaks for one unit (a new identifier would close it).
+ */
+const TYPE = /^[A-Z]{3}$/;
 
 export function decodeUniversal(values: string[], conn: ProtocolState): DecodeResult {
   const type = values[0]!;
+  if (!TYPE.test(type)) return { positions: [] };
   const f = new Fields(values, 1);
   const identity = f.text();
   if (!/^\w{1,20}$/.test(identity)) return { positions: [] };
