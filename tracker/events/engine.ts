@@ -147,10 +147,12 @@ export class EventEngine {
     if (states.length > 0) {
       // In id order, so two processes briefly writing one device's state cannot deadlock.
       states.sort((a, b) => (a.id < b.id ? -1 : 1));
+      // One JSON document, not an array of them: the client quotes every element of an array
+      // parameter character by character, and a unit reporting fuel carries a minute of readings.
       await tx.query(
-        `INSERT INTO device_rule_state (device_id, state) SELECT * FROM unnest($1::text[], $2::jsonb[])
+        `INSERT INTO device_rule_state (device_id, state) SELECT i, s FROM jsonb_to_recordset($1::jsonb) AS r(i text, s jsonb)
          ON CONFLICT (device_id) DO UPDATE SET state = excluded.state, updated_at = now()`,
-        [states.map((s) => s.id), states.map((s) => JSON.stringify(s.state))],
+        [JSON.stringify(states.map((s) => ({ i: s.id, s: s.state })))],
       );
     }
     return this.store(tx, events);

@@ -44,24 +44,36 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-function parseInput(req: IncomingMessage, body: string): Record<string, unknown> | string {
-  const query = Object.fromEntries(new URL(req.url ?? '/', 'http://device').searchParams);
-  if (body.trim() === '') return query;
-  const type = req.headers['content-type'] ?? '';
-  if (type.includes('application/x-www-form-urlencoded')) return { ...query, ...Object.fromEntries(new URLSearchParams(body)) };
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // falls through
+/** The report's fields and its report key, from the query and the body, the URL parsed once. */
+function parseInput(req: IncomingMessage, body: string): { key: string | undefined; report: Record<string, unknown> } | string {
+  const params = new URL(req.url ?? '/', 'http://device').searchParams;
+  const query = Object.fromEntries(params);
+  let input: Record<string, unknown> = query;
+  if (body.trim() !== '') {
+    const type = req.headers['content-type'] ?? '';
+    if (type.includes('application/x-www-form-urlencoded')) input = { ...query, ...Object.fromEntries(new URLSearchParams(body)) };
+    else {
+      const parsed = parseJsonObject(body);
+      if (!parsed) return 'the body must be a JSON object or form parameters';
+      input = parsed;
+    }
   }
-  return 'the body must be a JSON object or form parameters';
+  return takeKey(input, params);
 }
 
-/** The report key apart from the report (a secret must never be stored as a position attribute). */
-function takeKey(req: IncomingMessage, input: Record<string, unknown>): { key: string | undefined; report: Record<string, unknown> } {
+function parseJsonObject(body: string): Record<string, unknown> | null {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The report key apart from the report (a secret must never be stored as a position attribute); a JSON body's may also come in the query. */
+function takeKey(input: Record<string, unknown>, params: URLSearchParams): { key: string | undefined; report: Record<string, unknown> } {
   const { key, ...report } = input;
-  const given = key ?? new URL(req.url ?? '/', 'http://device').searchParams.get('key');
+  const given = key ?? params.get('key');
   return { key: typeof given === 'string' ? given : undefined, report };
 }
 
@@ -169,7 +181,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     if (body === null) return reply(413, 'report too large');
     const input = parseInput(req, body);
     if (typeof input === 'string') return reply(400, input);
-    const { key, report } = takeKey(req, input);
+    const { key, report } = input;
     const decoded = protocol.decode(report, new Date());
     if ('error' in decoded) {
       deps.stats.countDecodeError(protocol.name);

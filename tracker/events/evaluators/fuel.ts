@@ -6,7 +6,7 @@
 // the low-fuel rule compares that level with the threshold; the drop rule compares the current
 // level with the highest level seen within the last 60 seconds. Litres come from the `fuel`
 // attribute, or from `fuelLevel` (percent) and the tank's capacity.
-import { median, type Observation, type Outcome } from './types.js';
+import type { Observation, Outcome } from './types.js';
 
 export const CRITICAL_DROP_LITRES = 8;
 export const CRITICAL_WINDOW_MS = 60_000;
@@ -46,27 +46,53 @@ function reading(obs: Observation, tank: number | null): Reading | null {
   return r.l === undefined && r.p === undefined ? null : r;
 }
 
-/** Trailing median of the last three readings that carry the unit, or null. */
-function level(readings: Reading[], unit: 'l' | 'p', end = readings.length): number | null {
-  const values: number[] = [];
-  for (let i = end - 1; i >= 0 && values.length < MEDIAN_OF; i--) {
+/** The middle one of three values. */
+const middle = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+
+/**
+ * Trailing median of the last three readings that carry the unit, or null. Runs on every reading of
+ * every unit that reports fuel, so it reads the values in place rather than gathering and sorting them.
+ */
+function level(readings: Reading[], unit: 'l' | 'p'): number | null {
+  let a = 0;
+  let b = 0;
+  let found = 0;
+  for (let i = readings.length - 1; i >= 0; i--) {
     const v = readings[i]![unit];
-    if (v !== undefined) values.push(v);
+    if (v === undefined) continue;
+    if (found === 2) return middle(a, b, v);
+    if (found === 0) a = v;
+    else b = v;
+    found++;
   }
-  return values.length > 0 ? median(values) : null;
+  return found === 0 ? null : found === 1 ? a : (a + b) / 2;
 }
 
-/** How far the litre level fell from its highest point within the window (needs three readings). */
+/**
+ * How far the litre level fell from its highest point within the window (needs three readings): the
+ * level after each litre reading is the median of it and the two before, in one pass.
+ */
 function drop(readings: Reading[]): number {
-  const litres = readings.filter((r) => r.l !== undefined);
-  if (litres.length < MEDIAN_OF) return 0;
-  const now = litres.at(-1)!.t;
-  const current = level(litres, 'l')!;
-  let highest = current;
-  for (let end = MEDIAN_OF; end <= litres.length; end++) {
-    if (now - litres[end - 1]!.t <= CRITICAL_WINDOW_MS) highest = Math.max(highest, level(litres, 'l', end)!);
+  let last = readings.length - 1;
+  while (last >= 0 && readings[last]!.l === undefined) last--;
+  if (last < 0) return 0;
+  const now = readings[last]!.t;
+  let a = 0;
+  let b = 0;
+  let seen = 0;
+  let highest = -Infinity;
+  let current = 0;
+  for (let i = 0; i <= last; i++) {
+    const r = readings[i]!;
+    if (r.l === undefined) continue;
+    if (++seen >= MEDIAN_OF) {
+      current = middle(a, b, r.l);
+      if (now - r.t <= CRITICAL_WINDOW_MS) highest = Math.max(highest, current);
+    }
+    a = b;
+    b = r.l;
   }
-  return highest - current;
+  return seen < MEDIAN_OF ? 0 : highest - current;
 }
 
 function isLow(readings: Reading[], s: FuelSettings, margin: number): boolean {

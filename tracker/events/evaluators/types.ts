@@ -26,10 +26,3 @@ export interface Outcome<S> {
   state: S;
   drafts: Draft[];
 }
-
-/** Median of a non-empty list. */
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
