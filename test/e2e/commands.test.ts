@@ -110,7 +110,7 @@ describe('round trips through simulated units that answer', () => {
     expect(sim.commands).toEqual(['S20,1,1', 'S71,22,15']);
   });
 
-  test('JT/T 808: 0x8201, 0x8105 and 0x8103 go out with the command number as serial; 0x0001 and 0x0201 answer them', async () => {
+  test('JT/T 808: 0x8201, 0x8105, 0x8103 and 0x8300 go out with the command number as serial; 0x0001 and 0x0201 answer them', async () => {
     const { id, sim } = await unit('jt808', '359633100007021');
     expect((await call('GET', `/devices/${id}/commands/types`)).body).toEqual({ protocol: 'jt808', types: ['locate', 'engineStop', 'engineResume', 'reboot', 'setInterval', 'custom'] });
     const cases: [unknown, string, RegExp][] = [
@@ -119,6 +119,8 @@ describe('round trips through simulated units that answer', () => {
       [{ type: 'engineResume' }, '0x8105 f1', /^0x8105 #\d+: success$/],
       [{ type: 'reboot' }, '0x8105 04', /^0x8105 #\d+: success$/],
       [{ type: 'setInterval', attributes: { seconds: 30 } }, '0x8103 0100000029040000001e', /^0x8103 #\d+: success$/],
+      // custom text: a 0x8300 text message, flag 01 (urgent), then the text
+      [{ type: 'custom', attributes: { text: 'RELAY,1#' } }, `0x8300 01${Buffer.from('RELAY,1#').toString('hex')}`, /^0x8300 #\d+: success$/],
     ];
     for (const [body, sent, reply] of cases) {
       const { commandId } = (await send(id, body)).body;
@@ -127,7 +129,7 @@ describe('round trips through simulated units that answer', () => {
       expect(sim.commands.at(-1)).toBe(sent);
     }
     // locate answers with the unit's fix
-    const located = (await call('GET', `/devices/${id}/commands?limit=5`)).body.data.at(-1);
+    const located = (await call('GET', `/devices/${id}/commands?limit=${cases.length}`)).body.data.at(-1);
     expect(located).toMatchObject({ type: 'locate', position: { lat: expect.closeTo(52.52, 2), lng: expect.closeTo(13.405, 2) } });
   });
 

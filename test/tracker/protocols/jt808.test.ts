@@ -290,9 +290,12 @@ describe('JT/T 808 commands', () => {
     expect(encodeCommand('jt808', 'reboot', 0x10005, {}, spoke2013())).toEqual(downlink(0x8105, '013912345678', 5, '04'));
   });
 
-  it('sends a custom frame given as hex as is; text is refused', () => {
+  it('sends a custom frame given as hex as is, and custom text as a 0x8300 text message flagged urgent', () => {
     expect(encodeCommand('jt808', 'custom', 1, { hex: '7e8105000101391234567800000af07e' })).toEqual(hex('7e8105000101391234567800000af07e'));
-    expect(() => encodeCommand('jt808', 'custom', 1, { text: 'RESET' })).toThrow(RangeError);
+    // JT/T 808 0x8300: flag byte (bit 0 urgent), then the text; the command's number is the serial.
+    const text = Buffer.from('RELAY,1#', 'latin1').toString('hex');
+    expect(encodeCommand('jt808', 'custom', 9, { text: 'RELAY,1#' }, spoke2013())).toEqual(downlink(0x8300, '013912345678', 9, `01 ${text}`));
+    expect(encodeCommand('jt808', 'custom', 9, { text: 'RELAY,1#', identity: '123456789012345' })?.toString('hex')).toBe(downlink(0x8300, '0b3a73ce2ff2', 9, `01 ${text}`).toString('hex'));
   });
 
   it('the general answer 0x0001 finds its command by serial; a result other than 0 fails it', () => {

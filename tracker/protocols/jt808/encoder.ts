@@ -14,7 +14,12 @@ export const DOWNLINK = {
   TERMINAL_CONTROL: 0x8105,
   /** Position query: no body; answered with 0x0201. */
   POSITION_QUERY: 0x8201,
+  /** Text message: a flag byte, then the text (units take their SMS commands this way too). */
+  TEXT_MESSAGE: 0x8300,
 } as const;
+
+/** 0x8300 flag: bit 0, urgent (what units that run the text as a command expect). */
+const TEXT_URGENT = 0x01;
 
 /** 0x8105 command words: the standard's 4 (reset), and the fuel-cut relay words common units use (Concox/Jimi and most JT/T 808 trackers). */
 const CONTROL = { reset: 0x04, relayOn: 0xf0, relayOff: 0xf1 } as const;
@@ -73,9 +78,14 @@ export function encodeSetInterval(seq: number, params: CommandParams, session?: 
   return downlink(DOWNLINK.SET_PARAMETERS, seq, body, params, session);
 }
 
-/** A whole frame as hex, sent as is (its own serial is what the terminal echoes, not ours). */
-export function encodeCustom(_commandSeq: number, params: CommandParams): Buffer {
+/**
+ * `text`: a 0x8300 text message, which the terminal answers (0x0001, echoing the serial) and units
+ * run as the SMS command it holds (`RELAY,1#`, `TIMER,30#`…). `hex`: a whole frame, sent as is (its
+ * own serial is what the terminal echoes, not ours).
+ */
+export function encodeCustom(commandSeq: number, params: CommandParams, session?: ProtocolState): Buffer {
+  if (params.text !== undefined) return downlink(DOWNLINK.TEXT_MESSAGE, commandSeq, Buffer.concat([Buffer.from([TEXT_URGENT]), Buffer.from(params.text, 'latin1')]), params, session);
   const hex = params.hex ?? '';
-  if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new RangeError('JT808 custom command needs a frame as hex');
+  if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new RangeError('JT808 custom command needs text or a frame as hex');
   return Buffer.from(hex, 'hex');
 }
