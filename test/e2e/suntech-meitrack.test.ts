@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { meitrackChecksum } from '../../tracker/protocols/meitrack/checksum.js';
 import { meitrackAlarm, meitrackHeartbeat, meitrackPosition } from '../../tracker/simulator/frames/meitrack.js';
-import { suntechAlarm, suntechPosition } from '../../tracker/simulator/frames/suntech.js';
+import { suntechAlarm, suntechDateTime, suntechPosition } from '../../tracker/simulator/frames/suntech.js';
 import { DeviceClient, eventually } from '../helpers/device-client.js';
 import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
@@ -55,7 +55,7 @@ describe('Suntech over TCP', () => {
     const d = await DeviceClient.open(f.tracker.ingest.ports.device!);
     // The serial payload holds "\n\r": the '\r' ends the report there, as the unit's own framing
     // does, and what follows (";76;113;4.1;1") is a tail with no type, not a report of unit 76.
-    const uex = `ST300UEX;${id};04;408;${yymmdd(FIX_TIME)};${hhmmss(FIX_TIME)};1a2b3;-23.550520;-046.633310;052.400;181.50;9;1;123456;12.60;100010;12;TEMP\n\r;76;113;4.1;1\r`;
+    const uex = `ST300UEX;${id};04;408;${suntechDateTime(FIX_TIME).join(';')};1a2b3;-23.550520;-046.633310;052.400;181.50;9;1;123456;12.60;100010;12;TEMP\n\r;76;113;4.1;1\r`;
     d.send(Buffer.from(uex, 'latin1'));
     await eventually(() => storedAttributes(deviceId), (rows) => rows.length === 1);
     d.send(suntechPosition(id, { time: ALARM_TIME, lat: -23.5506, lng: -46.6334, speed: 10, heading: 90 }));
@@ -65,9 +65,6 @@ describe('Suntech over TCP', () => {
     d.close();
   });
 });
-
-const yymmdd = (t: Date) => t.toISOString().slice(0, 10).replaceAll('-', '');
-const hhmmss = (t: Date) => t.toISOString().slice(11, 19);
 
 describe('Meitrack over TCP', () => {
   test('the AAC keep-alive is confirmed, an AAA report stored without an answer, event 1 raises SOS', async () => {

@@ -11,16 +11,19 @@ const MASK = '3FFFFF';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** Suntech's date and time fields: "YYYYMMDD" and "HH:MM:SS", UTC. */
+export function suntechDateTime(t: Date): [string, string] {
+  return [`${t.getUTCFullYear()}${two(t.getUTCMonth() + 1)}${two(t.getUTCDate())}`, `${two(t.getUTCHours())}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())}`];
+}
+
 function fields(id: string, fix: DeviceFix, state: DeviceState): string[] {
-  const t = fix.time;
   return [
     id,
     MASK,
     '91',
     '1.0.8',
     '1',
-    `${t.getUTCFullYear()}${two(t.getUTCMonth() + 1)}${two(t.getUTCDate())}`,
-    `${two(t.getUTCHours())}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())}`,
+    ...suntechDateTime(fix.time),
     '0001A2B3',
     '724',
     '5',
