@@ -2,8 +2,10 @@
 // handed in without waiting and written to the retained log in batches, off the ingest path, each
 // batch one statement (its own transaction) under one advisory lock, so ids become visible in the order
 // they were given across every tracker process: a reader that has seen id N never later finds a
-// smaller one. Every batch is announced with NOTIFY; the log keeps STREAM_RETENTION_SECONDS (pruned
-// by one tracker at a time).
+// smaller one. One batch is written at a time, and what comes in meanwhile is the next batch: a busy
+// database gets fewer, larger statements, not one per few milliseconds queued behind each other.
+// Every batch is announced with NOTIFY; the log keeps STREAM_RETENTION_SECONDS (pruned by one
+// tracker at a time).
 // Positions are logged only for the accounts someone streams (interest.ts): while nobody does,
 // handing them in costs the ingest path one comparison.
 import type { Logger } from '../../shared/logger.js';
@@ -33,7 +35,7 @@ interface Pending {
 const PRUNE_EVERY_MS = 30_000;
 /** How often the accounts with streams are read again (a stream opened on another tracker is seen this late). */
 const INTEREST_EVERY_MS = 1000;
-/** A batch this large is written at once; more waits for the next one. */
+/** A batch this large is written at once (when no other is under way); a statement holds at most this many. */
 const MAX_BATCH = 5000;
 /**
  * Entries waiting to be written past which new ones are dropped (counted and logged): when the
@@ -51,7 +53,8 @@ export class FeedPublisher {
   private backlog = 0;
   private droppedLoggedAt = 0;
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** The batches under way: written one after another while entries are pending. */
+  private writing: Promise<void> | null = null;
   private readonly stopPruning: () => void;
   private readonly interestTimer: NodeJS.Timeout;
   private interested = new Set<string>();
@@ -96,17 +99,14 @@ export class FeedPublisher {
     if (this.admits(commands.length)) for (const c of commands) this.pending.commands.push(c);
   }
 
-  /** Writes what is pending and waits for every batch under way. */
+  /** Writes what is pending and waits until nothing is (what comes in meanwhile included). */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.pending;
-    if (this.size > 0) {
-      this.pending = empty();
-      this.size = 0;
-      this.writing = this.writing.then(() => this.write(batch));
-    }
-    await this.writing;
+    do {
+      this.writing ??= this.drain().finally(() => (this.writing = null));
+      await this.writing;
+    } while (this.size > 0); // handed in as the batches under way ended
   }
 
   async close(): Promise<void> {
@@ -132,6 +132,24 @@ export class FeedPublisher {
     if (this.size >= MAX_BATCH) queueMicrotask(() => void this.flush());
     else this.timer ??= setTimeout(() => void this.flush(), this.options.maxDelayMs);
     return true;
+  }
+
+  /** Writes batches of what is pending until nothing is. */
+  private async drain(): Promise<void> {
+    while (this.size > 0) await this.write(this.take());
+  }
+
+  /** Takes up to MAX_BATCH pending entries, in the order they came within each kind. */
+  private take(): Pending {
+    let room = MAX_BATCH;
+    const cut = <T>(list: T[]): T[] => {
+      const taken = list.splice(0, room);
+      room -= taken.length;
+      return taken;
+    };
+    const batch = { positions: cut(this.pending.positions), events: cut(this.pending.events), commands: cut(this.pending.commands) };
+    this.size -= MAX_BATCH - room;
+    return batch;
   }
 
   private async write(batch: Pending): Promise<void> {
