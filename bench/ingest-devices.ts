@@ -1,7 +1,7 @@
 // The ingest benchmark's simulated units: one connection per device speaking its protocol (the
 // simulator's login and report frames, its answer reader), each report timed until its ACK. Units
-// of protocols without report ACKs are timed by nobody; OsmAnd's ACK is its HTTP response.
-import { Agent, request } from 'node:http';
+// of protocols without report ACKs are timed by nobody; OsmAnd's ACK is its HTTP response (phones:
+// ingest-phones.ts).
 import { connect } from 'node:net';
 import type { Db } from '../tracker/storage/db.js';
 import { ACKED_REPORTS, answerReader } from '../tracker/simulator/answers.js';
@@ -10,6 +10,7 @@ import { protocolAt } from '../tracker/simulator/fleet.js';
 import { osmandQueryString } from '../tracker/simulator/frames/osmand.js';
 import type { DeviceFix } from '../tracker/simulator/frames/fix.js';
 import { loginFrame, reportFrame } from '../tracker/simulator/reports.js';
+import { openPhone } from './ingest-phones.js';
 
 export type ProtocolChoice = SimProtocol | 'mixed';
 
@@ -52,28 +53,8 @@ export async function openFleet(choice: ProtocolChoice, first: number, count: nu
     const protocol = protocolAt(choice, i);
     const id = simIdentifier(protocol, imeiOf(i));
     if (protocol === 'osmand') {
-      // One kept-alive connection per phone, as a phone has; a report sent before the last is answered waits for it.
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      return Promise.resolve({
-        protocol,
-        send(fix) {
-          const at = process.hrtime.bigint();
-          const path = `/?${osmandQueryString(id, fix)}`;
-          const post = (retry: boolean): void => {
-            const req = request({ host: '127.0.0.1', port: target.osmandPort, method: 'POST', path, agent }, (res) => {
-              res.resume();
-              if (res.statusCode === 200) timed(protocol).push(since(at));
-              else fleet.refusals++;
-            });
-            // A kept-alive connection the tracker closed as idle just as the report went out: sent
-            // again on a new one, as an HTTP client does (the time counts from the first attempt).
-            req.on('error', (err: NodeJS.ErrnoException) => (retry && req.reusedSocket && err.code === 'ECONNRESET' ? post(false) : fleet.refusals++));
-            req.end();
-          };
-          post(true);
-        },
-        close: () => agent.destroy(),
-      });
+      const phone = openPhone(target.osmandPort, (status, at) => (status === 200 ? timed(protocol).push(since(at)) : fleet.refusals++));
+      return Promise.resolve({ protocol, send: (fix) => phone.send(`/?${osmandQueryString(id, fix)}`), close: () => phone.close() });
     }
     return new Promise((resolve, reject) => {
       let serial = 0;
