@@ -16,10 +16,10 @@ let dir: string;
 beforeAll(async () => {
   f = await startTrackerFixture('pglite');
   dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
-});
+}, 120_000); // a tracker starting on a busy CI machine
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await f.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  await f?.close();
 });
 
 it('lints clean with spectral:oas', async () => {
