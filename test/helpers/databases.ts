@@ -1,6 +1,9 @@
 // Test databases: a fresh PostgreSQL database per call on the machine's server (dropped afterwards),
 // or a fresh PGlite data directory. Both with the product's migrations applied.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Creating an embedded database costs PGlite 4-6 s of CPU, which on a busy CI machine ran suites'
+// hooks past their timeout; so the first one made in a run is kept empty in the folder the global
+// setup names, and every PGlite test database starts as a copy of it (migrations run on each copy).
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -8,6 +11,7 @@ import pg from 'pg';
 import type { Db } from '../../tracker/storage/db.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
+import { pgliteDir } from '../../tracker/storage/data-dir-lock.js';
 
 export const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 export type Engine = 'postgres' | 'pglite';
@@ -20,8 +24,25 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** An empty embedded database's DATA_DIR to copy, made on first use; none outside a jest run. */
+async function pgliteTemplate(): Promise<string | undefined> {
+  const template = process.env.FLEET_TEST_PGLITE_TEMPLATE;
+  if (!template || existsSync(pgliteDir(template))) return template;
+  const made = mkdtempSync(join(tmpdir(), 'fleet-test-'));
+  await (await openDb({ dataDir: made })).close();
+  try {
+    renameSync(pgliteDir(made), pgliteDir(template)); // atomic: a suite in another worker may have been first
+  } catch (e) {
+    if (!existsSync(pgliteDir(template))) throw e;
+  }
+  rmSync(made, { recursive: true, force: true });
+  return template;
+}
+
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fleet-test-'));
+  const template = engine === 'pglite' ? await pgliteTemplate() : undefined;
+  if (template) cpSync(pgliteDir(template), pgliteDir(dataDir), { recursive: true });
   if (engine === 'pglite') return { url: undefined, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   const name = `fleet_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
