@@ -68,8 +68,9 @@ export class Reader {
     const at = this.take(n);
     return this.buf.subarray(at, at + n);
   }
-  skip(n: number): void {
-    this.take(n);
+  /** Passes over n bytes; returns where they start, for reading them in place. */
+  skip(n: number): number {
+    return this.take(n);
   }
 }
 

@@ -4,7 +4,8 @@
 // some units put the IMEI in front of a report); anything else before one is garbage.
 import { ScanningFramer } from '../scanning-framer.js';
 
-const TERMINATORS = new Set([0x3b, 0x2a, 0x0a, 0x0d]);
+/** ';', '*', '\n', '\r': compared directly, since the search runs over every byte of a message. */
+const isTerminator = (c: number) => c === 0x3b || c === 0x2a || c === 0x0a || c === 0x0d;
 const isStart = (c: number) => c === 0x69 || c === 0x23 || (c >= 0x30 && c <= 0x39);
 const IMEI = Buffer.from('imei:', 'latin1');
 
@@ -32,7 +33,7 @@ export class Gps103Framer extends ScanningFramer {
       if (resume === null) return 0;
       if (resume) this.dropUntil = -1;
       else {
-        if (this.dropUntil === Infinity && TERMINATORS.has(this.buf[pos]!)) this.dropUntil = at;
+        if (this.dropUntil === Infinity && isTerminator(this.buf[pos]!)) this.dropUntil = at;
         return -1;
       }
     }
@@ -40,7 +41,7 @@ export class Gps103Framer extends ScanningFramer {
     if (this.terminator >= 0 && at > this.terminator) this.terminator = -1;
     if (this.terminator < 0) {
       let i = Math.max(this.searched, at) - this.offset;
-      while (i < this.buf.length && !TERMINATORS.has(this.buf[i]!)) i++;
+      while (i < this.buf.length && !isTerminator(this.buf[i]!)) i++;
       this.searched = this.offset + i;
       if (i < this.buf.length) this.terminator = this.offset + i;
     }

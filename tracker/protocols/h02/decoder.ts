@@ -86,8 +86,17 @@ function decodeText(body: string, receivedAt: Date): DecodeResult {
  * prefix is always HQ, whatever maker code (TH, hq…) the unit puts in front of its own messages.
  */
 function confirmation(id: string, type: string, at: Date): Buffer {
-  const stamp = at.toISOString().replace(/\D/g, '').slice(0, 14);
-  return Buffer.from(`*HQ,${id},V4,${type},${stamp}#`, 'latin1');
+  return Buffer.from(`*HQ,${id},V4,${type},${utcStamp(at)}#`, 'latin1');
+}
+
+/** The last stamp made: every confirmation within one second carries the same one. */
+let lastStamp = { second: NaN, text: '' };
+
+/** yyyyMMddHHmmss in UTC. */
+function utcStamp(at: Date): string {
+  const second = Math.floor(at.getTime() / 1000);
+  if (second !== lastStamp.second) lastStamp = { second, text: at.toISOString().replace(/\D/g, '').slice(0, 14) };
+  return lastStamp.text;
 }
 
 /** A battery percentage field, or undefined when it is empty or out of range. */

@@ -62,8 +62,8 @@ function decodeBinary(frame: Buffer, conn: ProtocolState): DecodeResult {
   if (!h) return { positions: [] };
   // Commands go out addressed as the terminal last spoke.
   rememberTerminal(conn, h.terminal, h.version);
-  const found = decodeBody(h);
-  const result: DecodeResult = { identity: terminalId(h.terminal), ...found };
+  const result: DecodeResult = decodeBody(h);
+  result.identity = terminalId(h.terminal);
   if (h.badChecksum) result.badChecksum = true;
   return result;
 }

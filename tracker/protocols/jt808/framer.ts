@@ -37,16 +37,22 @@ export function unescape(frame: Buffer): Buffer {
   return Buffer.from(out);
 }
 
-/** Escapes 7e and 7d between the delimiters of a built message. */
+/** Escapes 7e and 7d between the delimiters of a built message (the message itself when it has none). */
 export function escape(message: Buffer): Buffer {
-  const out: number[] = [FLAG];
-  for (const b of message.subarray(1, -1)) {
-    if (b === FLAG) out.push(ESCAPE, 0x02);
-    else if (b === ESCAPE) out.push(ESCAPE, 0x01);
-    else out.push(b);
+  let specials = 0;
+  for (let i = 1; i < message.length - 1; i++) if (message[i] === FLAG || message[i] === ESCAPE) specials++;
+  if (specials === 0) return message;
+  const out = Buffer.allocUnsafe(message.length + specials);
+  let at = 0;
+  out[at++] = FLAG;
+  for (let i = 1; i < message.length - 1; i++) {
+    const b = message[i]!;
+    if (b === FLAG) (out[at++] = ESCAPE), (out[at++] = 0x02);
+    else if (b === ESCAPE) (out[at++] = ESCAPE), (out[at++] = 0x01);
+    else out[at++] = b;
   }
-  out.push(FLAG);
-  return Buffer.from(out);
+  out[at] = FLAG;
+  return out;
 }
 
 /** Total length a message declares (delimiters, header, body, check code), or null when it is shorter than its header. */

@@ -48,7 +48,7 @@ export function decodeLocation(r: Reader): DecodedPosition {
   const a: Telemetry = {};
   const io: Io = {};
   const alarmWord = r.u32();
-  for (const [bit, alarm] of ALARM_BITS) if (alarmWord & (2 ** bit)) addAlarm(a, alarm);
+  if (alarmWord !== 0) for (const [bit, alarm] of ALARM_BITS) if (alarmWord & (2 ** bit)) addAlarm(a, alarm);
   const position = readFix(r, a);
   if (r.remaining === 18) {
     // A fixed tail some units send instead of items.

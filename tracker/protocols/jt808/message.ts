@@ -68,13 +68,18 @@ function luhn(value: number): number {
 
 /** A message to the terminal, escaped and ready to send. */
 export function buildMessage(type: number, terminal: Buffer, serial: number, body: Buffer, version?: number, shortSerial = false): Buffer {
-  const head = Buffer.alloc(4);
-  head.writeUInt16BE(type, 0);
-  head.writeUInt16BE((body.length & 0x03ff) | (version !== undefined ? 0x4000 : 0), 2);
-  const serialBytes = shortSerial ? Buffer.from([serial & 0xff]) : Buffer.from([(serial >> 8) & 0xff, serial & 0xff]);
-  const versionBytes = version !== undefined ? Buffer.from([version]) : Buffer.alloc(0);
-  const message = Buffer.concat([Buffer.from([0x7e]), head, versionBytes, terminal, serialBytes, body, Buffer.from([0, 0x7e])]);
-  message[message.length - 2] = xor(message, 1, message.length - 2);
+  const v = version !== undefined ? 1 : 0;
+  const s = shortSerial ? 1 : 2;
+  const message = Buffer.allocUnsafe(1 + 4 + v + terminal.length + s + body.length + 2);
+  message[0] = 0x7e;
+  message.writeUInt16BE(type, 1);
+  let at = message.writeUInt16BE((body.length & 0x03ff) | (v ? 0x4000 : 0), 3);
+  if (version !== undefined) message[at++] = version;
+  at += terminal.copy(message, at);
+  at = shortSerial ? message.writeUInt8(serial & 0xff, at) : message.writeUInt16BE(serial & 0xffff, at);
+  at += body.copy(message, at);
+  message[at] = xor(message, 1, at);
+  message[at + 1] = 0x7e;
   return escape(message);
 }
 

@@ -14,8 +14,9 @@ export function trimText(text: string): string {
 const UTC_OFFSET_MS = 8 * 3600_000;
 
 export function readBcdTime(r: Reader): Date | null {
-  const [yy, mo, dd, hh, mi, ss] = [...r.bytes(6)].map((b) => (b >> 4) * 10 + (b & 0x0f)) as [number, number, number, number, number, number];
-  const local = utcDate(2000 + yy, mo, dd, hh, mi, ss);
+  const at = r.skip(6);
+  const bcd = (i: number) => ((r.buf[at + i]! >> 4) * 10 + (r.buf[at + i]! & 0x0f));
+  const local = utcDate(2000 + bcd(0), bcd(1), bcd(2), bcd(3), bcd(4), bcd(5));
   return local && new Date(local.getTime() - UTC_OFFSET_MS);
 }
 

@@ -5,7 +5,7 @@
 //   <reserved>,<protocol>,<fuel>,<temperatures>…*<checksum>\r\n
 // Answers to commands share the layout (A10 carries a fix) or carry just a result (C01,OK). Binary
 // CCC / CCE packets (binary.ts) carry buffered records. AAC is a keep-alive the unit wants answered.
-import { addAlarm, type Telemetry } from '../../positions/telemetry.js';
+import { addAlarm, type CellTower, type Telemetry } from '../../positions/telemetry.js';
 import { emptyWhenTruncated, utcDate } from '../reader.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { eventAlarm } from './alarms.js';
@@ -84,8 +84,9 @@ function decodeReport(f: string[]): DecodedPosition | null {
   const [mcc, mnc, lac, cid] = (f[i++] ?? '').split('|');
   const [mobileCountryCode, mobileNetworkCode] = [num(mcc), num(mnc)];
   if (mobileCountryCode && mobileNetworkCode) {
-    const tower = { cellId: hex(cid) ?? 0, locationAreaCode: hex(lac) ?? 0, mobileCountryCode, mobileNetworkCode };
-    attributes.network = { cellTowers: [rssi === null ? tower : { ...tower, signalStrength: rssi }] };
+    const tower: CellTower = { cellId: hex(cid) ?? 0, locationAreaCode: hex(lac) ?? 0, mobileCountryCode, mobileNetworkCode };
+    if (rssi !== null) tower.signalStrength = rssi;
+    attributes.network = { cellTowers: [tower] };
   }
   const inOut = f[i++] ?? '';
   const input = hex(inOut.slice(0, 2));

@@ -6,11 +6,8 @@ import { crc16Kermit } from '../crc.js';
 import { emptyWhenTruncated, Reader } from '../reader.js';
 import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
-import { driverId, mapIo, SIGNED_IDS } from './io.js';
+import { DRIVER_ID_PARTS, driverId, mapIo, SIGNED_IDS } from './io.js';
 import { MSG, recordsAnswer, serverPacket } from './messages.js';
-
-/** What every packet's result starts with. */
-type Base = Pick<DecodeResult, 'identity' | 'badChecksum'>;
 
 /** The coordinate a record carries when the unit has no fix. */
 const NO_COORDINATE = -0x80000000;
@@ -20,38 +17,45 @@ export const decodeRuptela = emptyWhenTruncated((frame: Buffer, conn: ProtocolSt
   const crcAt = frame.length - 2;
   const badChecksum = crcAt < 11 || crc16Kermit(frame, 2, crcAt) !== frame.readUInt16BE(crcAt);
   const r = new Reader(frame, 2, crcAt);
-  const identity = r.u64().toString().padStart(15, '0');
+  const result: DecodeResult = { identity: r.u64().toString().padStart(15, '0'), positions: [] };
+  if (badChecksum) result.badChecksum = true;
   const command = r.u8();
-  const base: Base = { identity, ...(badChecksum && { badChecksum }) };
   switch (command) {
     case MSG.records:
-    case MSG.extendedRecords: {
-      const positions = decodeRecords(r, command === MSG.extendedRecords, conn);
+    case MSG.extendedRecords:
+      result.positions = decodeRecords(r, command === MSG.extendedRecords, conn);
       // A corrupted packet is refused so the device sends it again.
-      return { ...base, positions, reply: recordsAnswer(!badChecksum) };
-    }
+      result.reply = recordsAnswer(!badChecksum);
+      return result;
     case MSG.dtcs:
-      return { ...base, positions: decodeDtcs(r), reply: serverPacket(MSG.dtcs, Buffer.from([1])) };
+      result.positions = decodeDtcs(r);
+      result.reply = serverPacket(MSG.dtcs, Buffer.from([1]));
+      return result;
     case MSG.identification:
     case MSG.heartbeat:
-      return { ...base, positions: [], heartbeat: true, reply: serverPacket(command, Buffer.from([1])) };
+      result.heartbeat = true;
+      result.reply = serverPacket(command, Buffer.from([1]));
+      return result;
     case MSG.configuration:
     case MSG.version:
     case MSG.firmwareUpdate:
     case MSG.smsViaGprsResponse:
-      return commandAnswer(base, conn, r.bytes(r.remaining).toString('latin1').trim());
+      return commandAnswer(result, conn, r.bytes(r.remaining).toString('latin1').trim());
     case MSG.setIo:
-      return commandAnswer(base, conn, String(r.u8()));
+      return commandAnswer(result, conn, String(r.u8()));
     default:
       // Files (37) are only sent when asked for, and the tracker does not ask.
-      return { ...base, positions: [], heartbeat: true };
+      result.heartbeat = true;
+      return result;
   }
 });
 
 /** A command's answer: the reply text, stored at the last fix as Traccar does. */
-function commandAnswer(base: Base, conn: ProtocolState, text: string): DecodeResult {
-  const result = text.replace(/[^\x20-\x7e]/g, '').slice(0, 256);
-  return { ...base, positions: [atLastFix(lastFix(conn), new Date(), { result })], commandReply: result };
+function commandAnswer(result: DecodeResult, conn: ProtocolState, text: string): DecodeResult {
+  const reply = text.replace(/[^\x20-\x7e]/g, '').slice(0, 256);
+  result.positions.push(atLastFix(lastFix(conn), new Date(), { result: reply }));
+  result.commandReply = reply;
+  return result;
 }
 
 function decodeRecords(r: Reader, extended: boolean, conn: ProtocolState): DecodedPosition[] {
@@ -93,32 +97,35 @@ function readGps(r: Reader, deviceTime: Date, conn: ProtocolState): DecodedPosit
   return { deviceTime, valid: true, lat: lat / 1e7, lng: lng / 1e7, speed, heading, altitude, satellites, attributes: { hdop } };
 }
 
-/** The four IO groups; ids are 1 byte in records, 2 in extended records. */
+/** The IO groups' value sizes, in the order they come. */
+const IO_SIZES = [1, 2, 4, 8] as const;
+
+/** The four IO groups; ids are 1 byte in records, 2 in extended records. Values are read in place. */
 function readIo(r: Reader, extended: boolean, attributes: Telemetry): void {
   const io = (attributes.io ??= {});
-  const raw = new Map<number, Buffer>();
-  for (const size of [1, 2, 4, 8]) {
+  let raw: Map<number, Buffer> | undefined; // only the parameters a driver id is made of
+  for (const size of IO_SIZES) {
     const n = r.u8();
     for (let j = 0; j < n; j++) {
       const id = extended ? r.u16() : r.u8();
-      const bytes = r.bytes(size);
-      raw.set(id, bytes);
-      const value = readValue(bytes, SIGNED_IDS.has(id));
+      const at = r.skip(size);
+      if (DRIVER_ID_PARTS.has(id)) (raw ??= new Map()).set(id, r.buf.subarray(at, at + size));
+      const value = readValue(r.buf, at, size, SIGNED_IDS.has(id));
       io[String(id)] = value;
       if (typeof value === 'number') mapIo(attributes, id, value);
     }
   }
-  const driver = driverId(raw);
+  const driver = raw && driverId(raw);
   if (driver) attributes.driverUniqueId = driver;
 }
 
 /** A parameter's value; an 8-byte value past 2^53 is kept as hex rather than rounded. */
-function readValue(bytes: Buffer, signed: boolean): number | string {
-  if (bytes.length === 8) {
-    const v = bytes.readBigUInt64BE(0);
-    return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : bytes.toString('hex');
+function readValue(buf: Buffer, at: number, size: number, signed: boolean): number | string {
+  if (size === 8) {
+    const v = buf.readBigUInt64BE(at);
+    return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : buf.toString('hex', at, at + 8);
   }
-  return signed ? bytes.readIntBE(0, bytes.length) : bytes.readUIntBE(0, bytes.length);
+  return signed ? buf.readIntBE(at, size) : buf.readUIntBE(at, size);
 }
 
 /** DTC lists: each entry is a time, a place and a 5-character trouble code. */

@@ -97,6 +97,9 @@ const DRIVER_PAIRS: [number, number][] = [
   [155, 156],
 ];
 
+/** Parameters a driver id is read from: the key (34) and both halves of each pair. */
+export const DRIVER_ID_PARTS: ReadonlySet<number> = new Set([34, ...DRIVER_PAIRS.flat()]);
+
 /**
  * The driver id of a record: the iButton/RFID key (parameter 34, as hex) or a CAN/tachograph
  * driver card split over two 8-byte parameters.

@@ -43,7 +43,9 @@ export function serverPacket(command: number, payload: Buffer = Buffer.alloc(0))
 }
 
 /**
- * The answer to records and extended records: command 100 (not 100 + 1, unlike every other
- * answer), 1 accepted, 0 refused (the device sends them again).
+ * The answers to records and extended records: command 100 (not 100 + 1, unlike every other
+ * answer), 1 accepted, 0 refused (the device sends them again). Built once: every packet gets one.
  */
-export const recordsAnswer = (accepted: boolean) => serverPacket(0, Buffer.from([accepted ? 1 : 0]));
+const RECORDS_ACCEPTED = serverPacket(0, Buffer.from([1]));
+const RECORDS_REFUSED = serverPacket(0, Buffer.from([0]));
+export const recordsAnswer = (accepted: boolean) => (accepted ? RECORDS_ACCEPTED : RECORDS_REFUSED);
