@@ -44,7 +44,7 @@ describe.each(['postgres', 'pglite'] as const)('admin CLI on %s', (engine) => {
     expect(revoked.stdout).toMatch(/revoked/);
     const after = JSON.parse((await runCli(['tokens', 'list', '--account', accountId, '--json'], env)).stdout) as { tokens: { id: string; status: string }[] };
     expect(after.tokens.find((x) => x.id === id)?.status).toBe('revoked');
-  });
+  }, 120_000); // four CLI processes, each starting PGlite on its own: 15 s on a quiet machine
 
   // Each refusal is checked on one engine; the repository tests cover both for "nothing written".
   (engine === 'postgres' ? test.each : test.skip.each)([
