@@ -22,8 +22,7 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
   const m = PACKET.exec(frame.toString('utf8').replace(/\r?\n$/, ''));
   if (!m) return { positions: [] };
   const [, prefix, type, body] = m as unknown as [string, string, string, string];
-  const result: DecodeResult = { positions: [] };
-  if (prefix !== '') result.identity = prefix;
+  const id = prefix !== '' ? { identity: prefix } : {};
   switch (type) {
     case 'L': {
       // 1.1: imei;password — 2.0: 2.0;imei;password;crc
@@ -35,46 +34,35 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
       return { identity, positions: [], heartbeat: true, reply: answer('#AL#1'), ...(badChecksum && { badChecksum }) };
     }
     case 'P':
-      result.heartbeat = true;
-      result.reply = answer('#AP#');
-      return result;
+      return { ...id, positions: [], heartbeat: true, reply: answer('#AP#') };
     case 'SD':
     case 'D': {
       const { fields, badChecksum } = splitMessage(body, type === 'SD' ? SHORT_FIELDS : FULL_FIELDS);
       const position = decodeMessage(fields, conn, receivedAt);
-      if (position) {
-        rememberFix(conn, [position]);
-        result.positions.push(position);
-      }
-      result.reply = answer(position ? `#A${type}#1` : `#A${type}#-1`);
-      if (badChecksum) result.badChecksum = true;
-      return result;
+      if (position) rememberFix(conn, [position]);
+      return { ...id, positions: position ? [position] : [], reply: answer(position ? `#A${type}#1` : `#A${type}#-1`), ...(badChecksum && { badChecksum }) };
     }
     case 'B': {
       const messages = body.split('|');
       const crc = messages.length > 1 && CRC_FIELD.test(messages[messages.length - 1]!) ? messages.pop() : undefined;
       const badChecksum = crc !== undefined && crc16Ibm(Buffer.from(body.slice(0, body.lastIndexOf('|') + 1), 'utf8')) !== parseInt(crc, 16);
+      const positions: DecodedPosition[] = [];
       for (const message of messages) {
         const position = decodeMessage(message.split(';'), conn, receivedAt);
         if (!position) continue;
         position.attributes.archive = true;
-        result.positions.push(position);
+        positions.push(position);
       }
-      rememberFix(conn, result.positions);
-      result.reply = answer(`#AB#${result.positions.length}`);
-      if (badChecksum) result.badChecksum = true;
-      return result;
+      rememberFix(conn, positions);
+      return { ...id, positions, reply: answer(`#AB#${positions.length}`), ...(badChecksum && { badChecksum }) };
     }
     case 'M': {
       // 2.0 ends the text with ";crc"; 1.1 sends the bare text.
       const text = body.replace(/;[0-9A-Fa-f]{1,4}$/, '').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').slice(0, 256);
-      result.positions.push(atLastFix(lastFix(conn), receivedAt, { result: text }));
-      result.commandReply = text;
-      result.reply = answer('#AM#1');
-      return result;
+      return { ...id, positions: [atLastFix(lastFix(conn), receivedAt, { result: text })], commandReply: text, reply: answer('#AM#1') };
     }
     default:
-      return result;
+      return { ...id, positions: [] };
   }
 }
 
