@@ -52,9 +52,9 @@ export const decodeRuptela = emptyWhenTruncated((frame: Buffer, conn: ProtocolSt
 
 /** A command's answer: the reply text, stored at the last fix as Traccar does. */
 function commandAnswer(result: DecodeResult, conn: ProtocolState, text: string): DecodeResult {
-  const reply = text.replace(/[^\x20-\x7e]/g, '').slice(0, 256);
-  result.positions.push(atLastFix(lastFix(conn), new Date(), { result: reply }));
-  result.commandReply = reply;
+  const printable = text.replace(/[^\x20-\x7e]/g, '').slice(0, 256);
+  result.positions.push(atLastFix(lastFix(conn), new Date(), { result: printable }));
+  result.commandReply = printable;
   return result;
 }
 
