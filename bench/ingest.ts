@@ -5,7 +5,7 @@
 // memory per idle connection, the highest rate sustained and its ratio to COPY of the same rows
 // through psql (the physical limit). The ramp runs GT06 units unless --protocol names another
 // protocol or mixed (all twelve in equal shares); without --protocol, a mixed fleet of 10,000 more
-// devices runs each rate beside GT06 and is compared with it: each rate is measured in three rounds
+// devices runs each rate beside GT06 and is compared with it: each rate is measured in four rounds
 // per fleet, the fleets in turns (the one still connected goes first, so each goes first as often),
 // each step once the tracker has stored everything before it and the database has made a
 // checkpoint, so neither fleet always meets what the other left (a checkpoint under way, a
@@ -22,6 +22,7 @@ import { openDb } from '../tracker/storage/open.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
 import { openFleet, registerUnits, type BenchFleet, type ProtocolChoice } from './ingest-devices.js';
 import { benchKeys, cpuSeconds, fmt, percentile, rssMb } from './lib.js';
+import { scrape, sample } from '../test/helpers/metrics.js';
 import { NO_DEVICE_PORTS } from '../test/helpers/ports.js';
 
 const DEVICES = 10_000;
@@ -34,18 +35,25 @@ const SUSTAINED_P99_MS = 250;
 const SUSTAINED_SHARE = 0.98;
 const SECONDS_PER_RATE = 10;
 /**
- * Each step first offers its rate this long unmeasured: a step starts after a checkpoint on an idle
- * tracker, and its first seconds write a full page image of every page they touch and run code the
- * idle tracker let go cold (at 5,000/s, GT06's p99 was 85–158 ms and 53 µs of CPU per position in
- * those seconds, 52–54 ms and 40 µs after them). A step measures the steady state a fleet runs in.
+ * Each step first offers its rate unmeasured, for at least this long and until every unit has sent
+ * RUN_IN_REPORTS reports: a step starts after a checkpoint on an idle tracker, and its first seconds
+ * write a full page image of every page they touch and run code the idle tracker let go cold (at
+ * 5,000/s, GT06's p99 was 85–158 ms and 53 µs of CPU per position in those seconds, 52–54 ms and
+ * 40 µs after them). A fleet just connected costs more for a while (at 2,000/s after a 5 s run-in,
+ * one report per unit, under the CPU profiler: GT06 108–114 µs of tracker CPU per position against
+ * 83 µs a round later; after 15 s, GT06 52–76 against 59 µs, mixed 105 against 70 µs); ROUNDS
+ * balances what is left. A step measures the steady state a fleet runs in.
  */
 const RUN_IN_SECONDS = 5;
+const RUN_IN_REPORTS = 3;
 /**
  * Each rate is measured this many times per fleet, and the rounds' medians are what is compared and
  * judged: a 10 s step's p99 is its worst 100 ms, which one stall of the disk's flush (150–450 ms,
- * seen in either fleet's steps) decides alone.
+ * seen in either fleet's steps) decides alone. Even: a round measures the fleet still connected,
+ * then connects the other one and measures it, so each fleet is measured as often just connected as
+ * not (with three rounds one of them was measured just connected twice at a rate, the other once).
  */
-const ROUNDS = 3;
+const ROUNDS = 4;
 /**
  * Reports are timed an hour back from the start, this far apart in the order they are sent: with
  * 10,000 units each reports every 10 s, as a live fleet does, and every report lands in the day under
@@ -189,11 +197,18 @@ function offer(fleet: BenchFleet, rate: number, seconds: number, clock: Clock, t
   });
 }
 
-/** Offers `rate` for RUN_IN_SECONDS, then measures SECONDS_PER_RATE of it. */
-async function step(db: Db, pid: number, fleet: BenchFleet, rate: number, clock: Clock): Promise<Step> {
-  await offer(fleet, rate, RUN_IN_SECONDS, clock);
+/**
+ * Positions the tracker has stored so far, by its own counter: a count of the positions table in the
+ * measured seconds would itself load the database (51–113 ms of a scan, and ACKs over 100 ms came with it).
+ */
+const storedSoFar = async (metricsPort: number) => sample(await scrape(metricsPort), 'fleet_positions_ingested_total')!;
+
+/** Offers `rate` for its run-in (RUN_IN_SECONDS, RUN_IN_REPORTS), then measures SECONDS_PER_RATE of it. */
+async function step(db: Db, tracker: { pid: number; metricsPort: number }, fleet: BenchFleet, rate: number, clock: Clock): Promise<Step> {
+  const { pid, metricsPort } = tracker;
+  await offer(fleet, rate, Math.max(RUN_IN_SECONDS, (RUN_IN_REPORTS * fleet.units.length) / rate), clock);
   fleet.latencies.clear();
-  const before = await positions(db);
+  const before = await storedSoFar(metricsPort);
   const cpuBefore = cpuSeconds(pid);
   const pgBefore = await pgCpu(db);
   let rssPeak = 0;
@@ -201,7 +216,7 @@ async function step(db: Db, pid: number, fleet: BenchFleet, rate: number, clock:
   await offer(fleet, rate, SECONDS_PER_RATE, clock, () => (rssPeak = Math.max(rssPeak, rssMb(pid))));
   await sleep(1000); // let the last batches commit
   const elapsed = (Date.now() - started) / 1000;
-  const stored = (await positions(db)) - before;
+  const stored = (await storedSoFar(metricsPort)) - before;
   const cpu = cpuSeconds(pid) - cpuBefore;
   const pg = pgCpuBetween(pgBefore, await pgCpu(db));
   const p99By = new Map([...fleet.latencies].map(([p, l]) => [p, percentile(l.sort((a, b) => a - b), 99)]));
@@ -319,7 +334,7 @@ export async function run(): Promise<void> {
       await drained(db, clock.seq);
       await db.query('CHECKPOINT');
       await settled(tracker.pid);
-      return step(db, tracker.pid, fleet, rate, clock);
+      return step(db, { pid: tracker.pid, metricsPort: line.metricsPort as number }, fleet, rate, clock);
     };
 
     const steps: Rate[] = [];
