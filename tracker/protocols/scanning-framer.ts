@@ -3,8 +3,11 @@
 // cannot start a frame (counted as garbage), so a stream resynchronises after noise.
 import type { Framer } from './types.js';
 
+/** Nothing buffered: shared, as it is never written to. */
+const EMPTY = Buffer.alloc(0);
+
 export abstract class ScanningFramer implements Framer {
-  protected buf: Buffer = Buffer.alloc(0);
+  protected buf: Buffer = EMPTY;
   /** True while bytes are being skipped, until the next frame is found. */
   protected resyncing = false;
   private skippedBytes = 0;
@@ -44,7 +47,9 @@ export abstract class ScanningFramer implements Framer {
       frames.push(Buffer.from(this.buf.subarray(pos, pos + size)));
       pos += size;
     }
-    this.buf = this.buf.subarray(pos);
+    // Once every byte is used, the read they came in is let go: a view of none of it would hold it
+    // until the device's next report.
+    this.buf = pos < this.buf.length ? this.buf.subarray(pos) : EMPTY;
     this.offset += pos;
     return frames;
   }

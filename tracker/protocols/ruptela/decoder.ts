@@ -8,6 +8,7 @@ import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { DRIVER_ID_PARTS, driverId, mapIo, SIGNED_IDS } from './io.js';
 import { MSG, recordsAnswer, serverPacket } from './messages.js';
+import { ioElements } from '../io-elements.js';
 
 /** The coordinate a record carries when the unit has no fix. */
 const NO_COORDINATE = -0x80000000;
@@ -102,7 +103,7 @@ const IO_SIZES = [1, 2, 4, 8] as const;
 
 /** The four IO groups; ids are 1 byte in records, 2 in extended records. Values are read in place. */
 function readIo(r: Reader, extended: boolean, attributes: Telemetry): void {
-  const io = (attributes.io ??= {});
+  const io = (attributes.io ??= ioElements());
   let raw: Map<number, Buffer> | undefined; // only the parameters a driver id is made of
   for (const size of IO_SIZES) {
     const n = r.u8();

@@ -13,6 +13,7 @@ import { applyIo, ioValue } from './io.js';
 import { lastFix, rememberFix } from '../last-fix.js';
 import { fmbNetwork } from './network.js';
 import { decodeResponse } from './responses.js';
+import { ioElements } from '../io-elements.js';
 
 export const CODEC_7 = 0x07;
 export const CODEC_8 = 0x08;
@@ -120,7 +121,8 @@ function decodeRecord(r: Reader, layout: Layout): DecodedPosition {
   const attributes: Telemetry = { priority };
   const event = layout.eventId === 1 ? r.u8() : r.u16();
   if (event) attributes.event = event;
-  const io: Record<string, number | string> = layout.generationType ? { generationType: r.u8() } : {};
+  const io = ioElements();
+  if (layout.generationType) io.generationType = r.u8();
   attributes.io = io;
 
   readWidth(r, layout.count); // total IO count, implied by the groups below

@@ -10,6 +10,7 @@ import type { DecodedPosition } from '../types.js';
 import { ioValue } from './io.js';
 import { atLastFix, type LastFix } from '../last-fix.js';
 import { cellTower } from './network.js';
+import { ioElements } from '../io-elements.js';
 
 const EPOCH_2007 = Date.UTC(2007, 0, 1) / 1000;
 
@@ -37,7 +38,7 @@ export function decodeGh3000(r: Reader, count: number, last: LastFix | undefined
 function decodeRecord(r: Reader, last: LastFix | undefined): DecodedPosition {
   const time = new Date(((r.u32() & 0x3fffffff) + EPOCH_2007) * 1000);
   const globalMask = r.u8();
-  const io: Record<string, number | string> = {};
+  const io = ioElements();
   const attributes: Telemetry = { io };
   // Without a location block the record is placed at the last known one, not valid.
   const position = atLastFix(last, time, attributes);
