@@ -52,7 +52,7 @@ function evenTieBelow(f: number, digits: number): number | null {
  * A decoded position in that form, as a new object of one shape whatever the protocol: decoders
  * build theirs with their own fields in their own order, and a path every protocol shares slows
  * down once it meets more than a few shapes (a fleet of twelve protocols spent 64 µs of tracker CPU
- * per position against 56 µs with one shape; GT06 alone 49 against 44).
+ * per position against 56 µs with one shape: decisions, "Ingest: numbered IO parameters…").
  */
 export function asStored(p: DecodedPosition): DecodedPosition {
   return { deviceTime: p.deviceTime, valid: p.valid, lat: p.lat, lng: p.lng, speed: asReal(p.speed), heading: asReal(p.heading), altitude: p.altitude, satellites: p.satellites, attributes: p.attributes };
