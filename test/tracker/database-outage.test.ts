@@ -72,6 +72,21 @@ describe('database outage', () => {
     expect(status).toBe(200);
   });
 
+  test('a transaction under way when the connection drops fails, and the tracker goes on', async () => {
+    const slow = tracker.ctx.db.transaction((tx) => tx.query('SELECT pg_sleep(2)'));
+    await new Promise((r) => setTimeout(r, 300));
+    await proxy.cut();
+    try {
+      await expect(slow).rejects.toThrow();
+    } finally {
+      await proxy.restore();
+    }
+    const deadline = Date.now() + 5000;
+    let status = 0;
+    while (status !== 200 && Date.now() < deadline) status = (await devices()).status;
+    expect(status).toBe(200);
+  });
+
   test('through the gateway: the tracker 503 is passed on, and a failed token check says "retry", not "backend unavailable"', async () => {
     const viaGateway = () => request(gateway.app).get('/api/public/v1/devices').set('authorization', `Bearer ${token}`);
     expect((await viaGateway()).status).toBe(200);

@@ -10,6 +10,10 @@ export function openPostgres(connectionString: string, max: number): Db {
   const pool = new pg.Pool({ connectionString, max });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor one checked out: the pool listens only while a client is idle, and a connection lost in a
+  // transaction was an 'error' event nobody heard (the process's end). Its query fails instead, and
+  // the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
 
   const onClient = (client: pg.PoolClient) => ({
     query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
