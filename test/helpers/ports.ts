@@ -4,15 +4,30 @@
 import { createServer } from 'node:net';
 import { PROTOCOL_PORTS, portSetting } from '../../shared/config.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// A port handed out here is bound later by another process. Taken from the kernel's ephemeral range
+// (32768 and up), it could meanwhile become the local end of some outgoing connection, and that
+// process would fail with EADDRINUSE. So ports come from below that range, each Jest worker from a
+// block of its own, in turn from a random start (a test file's modules, this counter with them,
+// are loaded afresh), skipping any that something already listens on.
+const BLOCK = 1000;
+const BLOCKS = 12; // 20000–31999
+const block = 20_000 + ((Number(process.env.JEST_WORKER_ID ?? 1) - 1) % BLOCKS) * BLOCK;
+let next = Math.floor(Math.random() * BLOCK);
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < BLOCK; tries++) {
+    const port = block + (next++ % BLOCK);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${block}–${block + BLOCK - 1}`);
 }
 
 export const NO_DEVICE_PORTS: Record<string, string> = {
