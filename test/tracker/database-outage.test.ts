@@ -50,6 +50,14 @@ afterAll(async () => {
 const asGateway = (t: request.Test) => t.set(INTERNAL_HEADERS.secret, tracker.ctx.gatewaySecret);
 const devices = () => asGateway(request(base).get('/api/public/v1/devices')).set(INTERNAL_HEADERS.accountId, accountId).set(INTERNAL_HEADERS.tokenId, 'tok_test').set(INTERNAL_HEADERS.scopes, 'read');
 
+/** The devices call's status once it answers 200, or the last one after 5 s of trying. */
+async function statusOnceBack(): Promise<number> {
+  const deadline = Date.now() + 5000;
+  let status = 0;
+  while (status !== 200 && Date.now() < deadline) status = (await devices()).status;
+  return status;
+}
+
 describe('database outage', () => {
   test('API, token check and dashboard get 503 with Retry-After at once while PostgreSQL is away, and 200 once it is back', async () => {
     expect((await devices()).status).toBe(200);
@@ -66,10 +74,7 @@ describe('database outage', () => {
     expect({ status: page.status, retryAfter: page.headers['retry-after'], html: page.type }).toEqual({ status: 503, retryAfter: '5', html: 'text/html' });
     expect(page.text).toContain('the database is unavailable; try again shortly');
     await proxy.restore();
-    const deadline = Date.now() + 5000;
-    let status = 0;
-    while (status !== 200 && Date.now() < deadline) status = (await devices()).status;
-    expect(status).toBe(200);
+    expect(await statusOnceBack()).toBe(200);
   });
 
   test('a transaction under way when the connection drops fails, and the tracker goes on', async () => {
@@ -81,10 +86,7 @@ describe('database outage', () => {
     } finally {
       await proxy.restore();
     }
-    const deadline = Date.now() + 5000;
-    let status = 0;
-    while (status !== 200 && Date.now() < deadline) status = (await devices()).status;
-    expect(status).toBe(200);
+    expect(await statusOnceBack()).toBe(200);
   });
 
   test('through the gateway: the tracker 503 is passed on, and a failed token check says "retry", not "backend unavailable"', async () => {
