@@ -1,15 +1,16 @@
-// `npm run bench -- ingest [--protocol NAME|mixed]`: 10,000 simulated devices on real TCP connections
-// (OsmAnd: HTTP) to a real tracker process on the machine's PostgreSQL, driven at rising rates until
-// the tracker no longer keeps up (ACK p99 over 250 ms or fewer stored than offered). Reports
-// positions/s durably stored, ACK latency, tracker and PostgreSQL CPU per position, tracker memory,
-// memory per idle connection, the highest rate sustained and its ratio to COPY of the same rows
-// through psql (the physical limit). The ramp runs GT06 units unless --protocol names another
-// protocol or mixed (all twelve in equal shares); without --protocol, a mixed fleet of 10,000 more
-// devices runs each rate beside GT06 and is compared with it: each rate is measured in four rounds
-// per fleet, the fleets in turns (the one still connected goes first, so each goes first as often),
-// each step once the tracker has stored everything before it and the database has made a
-// checkpoint, so neither fleet always meets what the other left (a checkpoint under way, a
-// backlog), and measured after a run-in at its rate; the rounds' medians are compared.
+// `npm run bench -- ingest [--protocol NAME|mixed]`: 10,000 simulated devices on real TCP
+// connections (OsmAnd: HTTP) to a real tracker process, compiled as in production (`npm run bench`
+// builds dist/ first), on the machine's PostgreSQL, driven at rising rates until the tracker no
+// longer keeps up (ACK p99 over 250 ms or fewer stored than offered). Reports positions/s durably
+// stored, ACK latency, tracker and PostgreSQL CPU per position, tracker memory, memory per idle
+// connection, the highest rate sustained and its ratio to COPY of the same rows through psql (the
+// physical limit). The ramp runs GT06 units unless --protocol names another protocol or mixed (all
+// twelve in equal shares); without --protocol, a mixed fleet of 10,000 more devices runs each rate
+// beside GT06 and is compared with it: each rate is measured in four rounds per fleet, the fleets
+// in turns (the one still connected goes first, so each goes first as often), each step once the
+// tracker has stored everything before it and the database has made a checkpoint, so neither fleet
+// always meets what the other left (a checkpoint under way, a backlog), and measured after a run-in
+// at its rate; the rounds' medians are compared.
 import { spawn } from 'node:child_process';
 import { parseConfig } from '../shared/config.js';
 import { createTestDatabase } from '../test/helpers/databases.js';
@@ -297,7 +298,7 @@ export async function run(): Promise<void> {
       DEVICE_OFFLINE_GRACE_SECONDS: '0',
       OSMAND_REPORTS_PER_MINUTE_PER_ADDRESS: String(100 * 60 * DEVICES),
       FILTER_FUTURE_MARGIN: '1h',
-    });
+    }, { compiled: true });
     const line = await tracker.waitForLog((l) => l.msg === 'tracker started');
     const ports = line.devicePorts as Record<string, number>;
     const target = { devicePort: ports.device!, osmandPort: ports.osmand! };

@@ -25,6 +25,8 @@ export interface StartOptions {
   /** Picks the port out of a parsed log line; default: a "… started" line with `port` or `httpPort`. */
   portFrom?: (line: Record<string, unknown>) => number | undefined;
   timeoutMs?: number;
+  /** Runs the compiled build (dist/, as production does) instead of the sources under tsx; dist/ must be current. */
+  compiled?: boolean;
 }
 
 const running = new Set<ChildProcess>();
@@ -54,12 +56,14 @@ function nodeFlags(entry: string): readonly string[] {
 }
 
 /**
- * Starts `node <its flags> --import tsx <entry>` (path relative to the repository) with env added to ours.
+ * Starts `node <its flags> --import tsx <entry>` (path relative to the repository), or its compiled
+ * `dist/` file, with env added to ours.
  * Metrics listen on a free port unless env names one, so services started together never collide.
  */
 export function startService(entry: string, env: Record<string, string>, opts: StartOptions = {}): Promise<Service> {
   const { NODE_OPTIONS: _jestOptions, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...nodeFlags(entry), '--import', 'tsx', join(ROOT, entry)], {
+  const program = opts.compiled ? [join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', join(ROOT, entry)];
+  const child = spawn(process.execPath, [...nodeFlags(entry), ...program], {
     cwd: ROOT,
     env: { ...inherited, GATEWAY_METRICS_PORT: '0', TRACKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
