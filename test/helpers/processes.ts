@@ -1,5 +1,6 @@
 // Runs a service entry point (gateway/main.ts, tracker/main.ts, …) as a real child process under
-// tsx, waits for its JSON "… started" log line to learn the port, and keeps its output.
+// tsx (or its compiled dist/ file), waits for its JSON "… started" log line to learn the port, and
+// keeps its output.
 // Call stopAllServices() in afterAll; children still alive when jest exits are killed too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
