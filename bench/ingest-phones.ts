@@ -18,15 +18,12 @@ interface Sent {
   retried: boolean;
 }
 
-/** Where the answer starting `buf` ends (headers end at `headEnd`), or -1 while it is incomplete. */
+/** Where the answer starting `buf` ends (headers end at `headEnd`; the tracker gives every answer its length), or -1 while it is incomplete. */
 function answerEnd(buf: string, headEnd: number): number {
-  const head = buf.slice(0, headEnd).toLowerCase();
   const body = headEnd + 4;
-  const length = /\r\ncontent-length: *(\d+)/.exec(head);
-  if (length) return buf.length >= body + Number(length[1]) ? body + Number(length[1]) : -1;
-  if (!head.includes('\r\ntransfer-encoding: chunked')) return body;
-  const last = buf.indexOf('\r\n0\r\n\r\n', body - 2);
-  return last < 0 ? -1 : last + 7;
+  const length = /\r\ncontent-length: *(\d+)/.exec(buf.slice(0, headEnd).toLowerCase());
+  const end = body + (length ? Number(length[1]) : 0);
+  return buf.length >= end ? end : -1;
 }
 
 export function openPhone(port: number, answered: (status: number, sentAt: bigint) => void): Phone {

@@ -3,7 +3,7 @@
 // connection is lost, a command queued meanwhile (its notification gone) still reaches the phone's
 // next report once the connection is back. A phone found with no command awaiting its reply either is
 // not looked up on its next reports, until a command for it is notified: the locate it answers is
-// still delivered.
+// still delivered. Every answer goes with its Content-Length, not chunked.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { osmandQueryString } from '../../tracker/simulator/frames/osmand.js';
@@ -41,6 +41,17 @@ describe('commands for phones on postgres', () => {
     await sleep(200);
     expect(await report(3)).toBe('locate');
     expect(await report(4)).toBe('');
+  });
+
+  test('an answer goes with its length, not chunked, with or without a command in it', async () => {
+    const answer = (i: number) => request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`).get(`/?${osmandQueryString(IMEI, fix(i))}`).buffer(true);
+    const idle = await answer(5);
+    expect([idle.text, idle.headers['content-length'], idle.headers['transfer-encoding']]).toEqual(['', '0', undefined]);
+    await locate();
+    await sleep(200);
+    const carrying = await answer(6);
+    expect([carrying.text, carrying.headers['content-length'], carrying.headers['transfer-encoding']]).toEqual(['locate', '6', undefined]);
+    expect(await report(7)).toBe('');
   });
 
   test('after idle reports, a locate is delivered by the report that follows its answer', async () => {

@@ -77,6 +77,11 @@ function takeKey(input: Record<string, unknown>, params: URLSearchParams): { key
   return { key: typeof given === 'string' ? given : undefined, report };
 }
 
+/** With its length, an answer goes whole in one write, not chunked: a phone's minimal HTTP client reads it by Content-Length. */
+function answer(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
 /**
  * Handling time of accepted reports, smoothed: a refused report is answered after as long, so the
  * answer's timing does not tell a known identifier from an unknown one.
@@ -165,9 +170,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const reply = (status: number, text: string): void => {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
-    };
+    const reply = (status: number, text: string): void => answer(res, status, text);
     if (req.method !== 'GET' && req.method !== 'POST') return reply(405, 'method not allowed');
     const remoteAddress = deviceAddress(req.socket);
     const wait = budgets.take(remoteAddress);
@@ -212,7 +215,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     clearTimeout(deadlines.get(req.socket));
     handle(req, res).catch((err: unknown) => {
       deps.logger.error({ err, protocol: protocol.name }, 'device report failed');
-      if (!res.headersSent) res.writeHead(503).end('try again');
+      if (!res.headersSent) answer(res, 503, 'try again');
     });
   });
   server.requestTimeout = 30_000;
