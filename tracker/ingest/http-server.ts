@@ -77,7 +77,7 @@ function takeKey(input: Record<string, unknown>, params: URLSearchParams): { key
   return { key: typeof given === 'string' ? given : undefined, report };
 }
 
-/** With its length, an answer goes whole in one write, not chunked: a phone's minimal HTTP client reads it by Content-Length. */
+/** An answer goes with its Content-Length, not chunked: a phone's minimal HTTP client reads it by its length. */
 function answer(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
 }
