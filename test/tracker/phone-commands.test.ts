@@ -17,7 +17,8 @@ describe('commands for phones on postgres', () => {
   let f: TrackerFixture;
   let account: string;
   let device: string;
-  const report = async (i: number) => (await request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`).get(`/?${osmandQueryString(IMEI, fix(i))}`).buffer(true)).text;
+  const answer = (i: number) => request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`).get(`/?${osmandQueryString(IMEI, fix(i))}`).buffer(true);
+  const report = async (i: number) => (await answer(i)).text;
   const locate = async () => {
     const res = await f.as(account).post(`/api/public/v1/devices/${device}/locate`);
     expect(res.status).toBe(200);
@@ -44,7 +45,6 @@ describe('commands for phones on postgres', () => {
   });
 
   test('an answer goes with its length, not chunked, with or without a command in it', async () => {
-    const answer = (i: number) => request(`http://127.0.0.1:${f.tracker.ingest.ports.osmand}`).get(`/?${osmandQueryString(IMEI, fix(i))}`).buffer(true);
     const idle = await answer(5);
     expect([idle.text, idle.headers['content-length'], idle.headers['transfer-encoding']]).toEqual(['', '0', undefined]);
     await locate();
