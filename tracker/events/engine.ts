@@ -40,7 +40,8 @@ interface DeviceRow {
   fuel_low_litres: number | null;
   fuel_low_percent: number | null;
   maintenance: MaintenanceJson | null;
-  state: DeviceRuleState | null;
+  /** JSON text (migration 022). */
+  state: string | null;
 }
 
 /** What every batch loads for its devices: only what the rules need. */
@@ -130,7 +131,8 @@ export class EventEngine {
     const states: { id: string; state: DeviceRuleState }[] = [];
     const raised: { deviceId: string; raised: Raised }[] = [];
     for (const d of devices) {
-      const result = evaluateDevice(d.state ?? {}, observations.get(d.id)!, inputsFor(d, accounts.get(d.account_id)!));
+      const state: DeviceRuleState = d.state === null ? {} : JSON.parse(d.state);
+      const result = evaluateDevice(state, observations.get(d.id)!, inputsFor(d, accounts.get(d.account_id)!));
       if (result.changed) states.push({ id: d.id, state: result.state });
       for (const r of result.raised) raised.push({ deviceId: d.id, raised: r });
     }
@@ -150,7 +152,7 @@ export class EventEngine {
       // One JSON document, not an array of them: the client quotes every element of an array
       // parameter character by character, and a unit reporting fuel carries a minute of readings.
       await tx.query(
-        `INSERT INTO device_rule_state (device_id, state) SELECT i, s FROM jsonb_to_recordset($1::jsonb) AS r(i text, s jsonb)
+        `INSERT INTO device_rule_state (device_id, state) SELECT i, s FROM json_to_recordset($1::json) AS r(i text, s text)
          ON CONFLICT (device_id) DO UPDATE SET state = excluded.state, updated_at = now()`,
         [JSON.stringify(states.map((s) => ({ i: s.id, s: s.state })))],
       );
