@@ -8,6 +8,9 @@ import { startTracker, type RunningTracker } from '../../tracker/server.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './databases.js';
 import { NO_DEVICE_PORTS } from './ports.js';
 
+/** Position filters and counters for a batcher a test makes beside the tracker's (another tracker's, say). */
+export const SEQUENCE = { filters: { zero: 'flag', future: 'flag', futureMarginMs: 86_400_000, jump: 'flag', maxSpeedKmh: 1000 }, engineHoursMaxGapMs: 600_000 } as const;
+
 export interface TrackerFixture {
   tracker: RunningTracker;
   db: TestDatabase;

@@ -8,10 +8,9 @@ import pg from 'pg';
 import { createLogger } from '../../shared/logger.js';
 import { PositionBatcher } from '../../tracker/ingest/batcher.js';
 import type { DecodedPosition } from '../../tracker/protocols/types.js';
-import { startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
+import { SEQUENCE, startTrackerFixture, type TrackerFixture } from '../helpers/tracker-app.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const SEQUENCE = { filters: { zero: 'flag', future: 'flag', futureMarginMs: 86_400_000, jump: 'flag', maxSpeedKmh: 1000 }, engineHoursMaxGapMs: 600_000 } as const;
 
 describe('position batches on postgres', () => {
   let f: TrackerFixture;

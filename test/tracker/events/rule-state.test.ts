@@ -9,9 +9,8 @@ import type { EventListener } from '../../../tracker/events/types.js';
 import { PositionBatcher } from '../../../tracker/ingest/batcher.js';
 import type { DecodedPosition } from '../../../tracker/protocols/types.js';
 import { ENGINES } from '../../helpers/databases.js';
-import { startTrackerFixture, type TrackerFixture } from '../../helpers/tracker-app.js';
+import { SEQUENCE, startTrackerFixture, type TrackerFixture } from '../../helpers/tracker-app.js';
 
-const SEQUENCE = { filters: { zero: 'flag', future: 'flag', futureMarginMs: 86_400_000, jump: 'flag', maxSpeedKmh: 1000 }, engineHoursMaxGapMs: 600_000 } as const;
 
 describe.each(ENGINES)('the rules’ state on %s', (engine) => {
   let f: TrackerFixture;
