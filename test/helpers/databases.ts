@@ -5,9 +5,11 @@
 // setup names, and every PGlite test database starts as a copy of it (migrations run on each copy).
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import Postgrator from 'postgrator';
 import type { Db } from '../../tracker/storage/db.js';
 import { openDb } from '../../tracker/storage/open.js';
 import { migrate } from '../../tracker/storage/migrate.js';
@@ -74,4 +76,23 @@ export async function openTestDb(engine: Engine): Promise<{ db: Db; close(): Pro
       await t.drop();
     },
   };
+}
+
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '../../tracker/storage/migrations/*.sql');
+
+/**
+ * A fresh database of the engine with the product's migrations applied up to `version` only, for a
+ * later migration's test: `use` stores data as that version held it, then migrates on. Dropped after.
+ */
+export async function atMigration(engine: Engine, version: string, use: (db: Db) => Promise<void>): Promise<void> {
+  const t = await createTestDatabase(engine);
+  const db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
+  try {
+    const postgrator = new Postgrator({ migrationPattern: MIGRATIONS, driver: 'pg', schemaTable: 'schema_version', execQuery: async (sql) => ({ rows: await db.query(sql) }), execSqlScript: (sql) => db.exec(sql) });
+    await postgrator.migrate(version);
+    await use(db);
+  } finally {
+    await db.close();
+    await t.drop();
+  }
 }

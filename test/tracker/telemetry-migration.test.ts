@@ -2,22 +2,12 @@
 // it (keys outside it move under io, engineHours from hours to seconds) and custom rules naming a
 // moved key follow it; rows already in the vocabulary are left alone.
 import { describe, expect, test } from '@jest/globals';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Postgrator from 'postgrator';
 import { migrate } from '../../tracker/storage/migrate.js';
-import { openDb } from '../../tracker/storage/open.js';
-import { createTestDatabase, ENGINES } from '../helpers/databases.js';
-
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '../../tracker/storage/migrations/*.sql');
+import { atMigration, ENGINES } from '../helpers/databases.js';
 
 describe.each(ENGINES)('on %s', (engine) => {
   test('stored positions and rules are rewritten to the vocabulary', async () => {
-    const t = await createTestDatabase(engine);
-    const db = await openDb({ databaseUrl: t.url, dataDir: t.dataDir });
-    try {
-      const postgrator = new Postgrator({ migrationPattern: MIGRATIONS, driver: 'pg', schemaTable: 'schema_version', execQuery: async (sql) => ({ rows: await db.query(sql) }), execSqlScript: (s) => db.exec(s) });
-      await postgrator.migrate('011');
+    await atMigration(engine, '011', async (db) => {
       const stored = {
         teltonika: { priority: 0, event: 11, generationType: 5, gnssStatus: 1, fuel1: 310, power: 12.6, temp1: 4.5, io: { 66: 12600, 69: 1 } },
         h02: { alarm: 'sos', ignition: true, status: 4294966271 },
@@ -48,9 +38,6 @@ describe.each(ENGINES)('on %s', (engine) => {
         rul_moved: { and: [{ '==': [{ var: 'attributes.io.status' }, 1] }, { '>': [{ var: ['attributes.io.gnssStatus', 0] }, 0] }, { '<': [{ var: 'attributes.power' }, 11] }] },
         rul_kept: conditions.rul_kept,
       });
-    } finally {
-      await db.close();
-      await t.drop();
-    }
+    });
   });
 });

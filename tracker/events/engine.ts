@@ -6,7 +6,10 @@
 // Per batch it costs one query for the devices' settings and state, the account inputs from the
 // cache (reloaded only when their version moved), and only when something happened a query for the
 // names and last positions of the devices with events and one write per table: a device whose
-// rules' state did not change (the usual case) writes nothing.
+// rules' state did not change (the usual case) writes nothing. The fuel rule's window of readings
+// is not part of that state: it stays in memory with the device's running state, and is read back
+// from the positions for a unit whose running state was read rather than kept (fuel-windows.ts).
+import type { DeviceState } from '../positions/device-state.js';
 import type { DevicePosition } from '../positions/repository.js';
 import type { Telemetry } from '../positions/telemetry.js';
 import type { Queryable } from '../storage/db.js';
@@ -15,6 +18,7 @@ import { alertMessage, severityOf } from './alerting.js';
 import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Raised } from './evaluate.js';
 import { DEFAULT_SPEED_LIMIT_KMH } from './evaluators/speeding.js';
 import type { Observation } from './evaluators/types.js';
+import { readFuelWindows, type WindowWanted } from './fuel-windows.js';
 import { insertEvents, type NewEvent } from './repository.js';
 import type { EventListener, EventPosition, RaisedEvent } from './types.js';
 
@@ -113,9 +117,10 @@ export class EventEngine {
 
   /**
    * Judges newly stored positions (not ones already stored before) and the reports without a fix
-   * that carry an alarm; the others only update the device's latest telemetry.
+   * that carry an alarm; the others only update the device's latest telemetry. `states` are the
+   * batch's devices' running states: the fuel windows are taken from and left there.
    */
-  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], now = Date.now()): Promise<RaisedEvent[]> {
+  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], states: ReadonlyMap<string, Pick<DeviceState, 'fuelReadings'>>, now = Date.now()): Promise<RaisedEvent[]> {
     const observations = new Map<string, Observation[]>();
     const observe = (deviceId: string, o: Observation) => {
       const list = observations.get(deviceId);
@@ -128,12 +133,23 @@ export class EventEngine {
 
     const devices = await tx.query<DeviceRow>(DEVICE_ROWS, [[...observations.keys()]]);
     const accounts = await this.inputs.get(tx, new Map(devices.map((d) => [d.account_id, d.rules_version])));
-    const states: { id: string; state: DeviceRuleState }[] = [];
+    const unknown: WindowWanted[] = [];
+    for (const d of devices) {
+      if (states.get(d.id)?.fuelReadings !== undefined) continue;
+      const fuelled = observations.get(d.id)!.filter((o) => o.fix !== null && (o.attributes.fuel !== undefined || o.attributes.fuelLevel !== undefined));
+      if (fuelled.length > 0) unknown.push({ id: d.id, before: Math.min(...fuelled.map((o) => o.time)), tankLitres: d.fuel_tank_litres });
+    }
+    const windows = await readFuelWindows(tx, unknown);
+    const changed: { id: string; state: DeviceRuleState }[] = [];
     const raised: { deviceId: string; raised: Raised }[] = [];
     for (const d of devices) {
       const state: DeviceRuleState = d.state === null ? {} : JSON.parse(d.state);
-      const result = evaluateDevice(state, observations.get(d.id)!, inputsFor(d, accounts.get(d.account_id)!));
-      if (result.changed) states.push({ id: d.id, state: result.state });
+      const running = states.get(d.id);
+      const window = running?.fuelReadings ?? windows.get(d.id);
+      const result = evaluateDevice(state, observations.get(d.id)!, inputsFor(d, accounts.get(d.account_id)!), window);
+      // Kept only where it is known: a unit whose window is unknown and got no reading stays unknown.
+      if (running && window !== undefined) running.fuelReadings = result.fuelReadings;
+      if (result.changed) changed.push({ id: d.id, state: result.state });
       for (const r of result.raised) raised.push({ deviceId: d.id, raised: r });
     }
     const events: NewEvent[] = [];
@@ -146,15 +162,15 @@ export class EventEngine {
         events.push(this.event(d, r.type, position, r.observation.attributes, r.data, severityOf(r)));
       }
     }
-    if (states.length > 0) {
+    if (changed.length > 0) {
       // In id order, so two processes briefly writing one device's state cannot deadlock.
-      states.sort((a, b) => (a.id < b.id ? -1 : 1));
+      changed.sort((a, b) => (a.id < b.id ? -1 : 1));
       // One JSON document, not an array of them: the client quotes every element of an array
-      // parameter character by character, and a unit reporting fuel carries a minute of readings.
+      // parameter character by character.
       await tx.query(
         `INSERT INTO device_rule_state (device_id, state) SELECT i, s FROM json_to_recordset($1::json) AS r(i text, s text)
          ON CONFLICT (device_id) DO UPDATE SET state = excluded.state, updated_at = now()`,
-        [JSON.stringify(states.map((s) => ({ i: s.id, s: s.state })))],
+        [JSON.stringify(changed.map((s) => ({ i: s.id, s: s.state })))],
       );
     }
     return this.store(tx, events);

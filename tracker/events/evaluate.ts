@@ -9,7 +9,7 @@
 // than FUTURE_TOLERANCE_MS ahead of the tracker's clock are not judged either, or a device with a
 // wrong clock would make every later record look late.
 import { customRule, type ActiveRule, type CustomRuleState } from './evaluators/custom.js';
-import { fuelRule, type FuelSettings, type FuelState } from './evaluators/fuel.js';
+import { fuelRule, type FuelSettings, type FuelState, type Reading } from './evaluators/fuel.js';
 import { geofenceRule, type ActiveGeofence, type GeofenceState } from './evaluators/geofences.js';
 import { maintenanceRule, type MaintenanceSettings, type MaintenanceState } from './evaluators/maintenance.js';
 import { sosRule, type SosState } from './evaluators/sos.js';
@@ -48,15 +48,16 @@ export interface Evaluation {
   raised: Raised[];
   /** Whether anything but `t` changed: the state is written only then (see the engine). */
   changed: boolean;
+  /** The fuel rule's window after these reports: kept in memory, not in the state. */
+  fuelReadings: readonly Reading[];
 }
 
 const NONE = Object.freeze({});
 
 /**
  * Whether two states are the same once stored as JSON: key order differs between what rules build
- * and what jsonb gives back, and a key holding undefined is not stored. Walks both and stops at the
- * first difference (a state holds up to 64 fuel readings, and comparing them as canonical JSON text
- * cost 10 µs a report).
+ * and what was stored, and a key holding undefined is not stored. Walks both and stops at the first
+ * difference.
  */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -86,6 +87,7 @@ interface Run {
   state: DeviceRuleState;
   raised: Raised[];
   touched: boolean;
+  fuelReadings: readonly Reading[];
 }
 
 /** Takes a rule's outcome into the run. Rules give their state back unchanged (the same object) when nothing moved: the usual case, which then costs no comparison. */
@@ -99,8 +101,9 @@ function apply<K extends Exclude<keyof DeviceRuleState, 't'>>(run: Run, key: K, 
 
 const byTime = (a: Observation, b: Observation) => a.time - b.time;
 
-export function evaluateDevice(initial: DeviceRuleState, observations: readonly Observation[], inputs: DeviceInputs): Evaluation {
-  const run: Run = { state: { ...initial }, raised: [], touched: false };
+/** `fuelReadings`: the fuel rule's window before these reports (see evaluators/fuel.ts). */
+export function evaluateDevice(initial: DeviceRuleState, observations: readonly Observation[], inputs: DeviceInputs, fuelReadings: readonly Reading[] = []): Evaluation {
+  const run: Run = { state: { ...initial }, raised: [], touched: false, fuelReadings };
   const { state, raised } = run;
   // Stable sort: records of the same time keep their arrival order.
   for (const obs of observations.length > 1 ? [...observations].sort(byTime) : observations) {
@@ -110,12 +113,14 @@ export function evaluateDevice(initial: DeviceRuleState, observations: readonly 
     if (obs.time > obs.receivedAt + FUTURE_TOLERANCE_MS) continue;
     apply(run, 'speeding', obs, speedingRule(state.speeding ?? NONE, obs, inputs.speedLimitKmh));
     apply(run, 'geofences', obs, geofenceRule(state.geofences ?? NONE, obs, inputs.geofences));
-    apply(run, 'fuel', obs, fuelRule(state.fuel ?? NONE, obs, inputs.fuel));
+    const fuel = fuelRule(state.fuel ?? NONE, run.fuelReadings, obs, inputs.fuel);
+    run.fuelReadings = fuel.readings;
+    apply(run, 'fuel', obs, fuel);
     apply(run, 'maintenance', obs, maintenanceRule(state.maintenance ?? NONE, obs, inputs.maintenance));
     apply(run, 'custom', obs, customRule(state.custom ?? NONE, obs, inputs.rules));
     state.t = obs.time;
   }
-  if (!run.touched) return { state, raised, changed: false };
+  if (!run.touched) return { state, raised, changed: false, fuelReadings: run.fuelReadings };
   const compact = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined && !(typeof v === 'object' && Object.keys(v as object).length === 0))) as DeviceRuleState;
-  return { state: compact, raised, changed: !sameJson(withoutTime(compact), withoutTime(initial)) };
+  return { state: compact, raised, changed: !sameJson(withoutTime(compact), withoutTime(initial)), fuelReadings: run.fuelReadings };
 }

@@ -16,7 +16,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { DeviceReport } from '../events/engine.js';
 import type { RaisedEvent } from '../events/types.js';
 import type { FilterReason } from '../positions/filters.js';
-import { KeptStates, lockDeviceStates, saveDeviceStates } from '../positions/device-state.js';
+import { KeptStates, lockDeviceStates, saveDeviceStates, type DeviceState } from '../positions/device-state.js';
 import { mergeLatest } from '../positions/latest-telemetry.js';
 import { insertPositions, type DevicePosition } from '../positions/repository.js';
 import { sequence, type SequenceSettings } from '../positions/sequence.js';
@@ -34,8 +34,8 @@ export interface BatcherOptions {
   sequence: SequenceSettings;
 }
 
-/** Runs in the batch's transaction with the positions that were new (and not flagged) and the reports; returns the events raised. */
-export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[]) => Promise<readonly RaisedEvent[]>;
+/** Runs in the batch's transaction with the positions that were new (and not flagged), the reports and the devices' running states (what it leaves there is kept once committed); returns the events raised. */
+export type OnStored = (tx: Queryable, stored: DevicePosition[], reports: DeviceReport[], states: ReadonlyMap<string, DeviceState>) => Promise<readonly RaisedEvent[]>;
 
 /** Called after COMMIT (and after the waiters are released) with every new position stored, flagged ones too, and the events. */
 export type OnCommitted = (stored: DevicePosition[], events: readonly RaisedEvent[]) => void;
@@ -183,7 +183,7 @@ export class PositionBatcher {
         const judged = stored.filter((r) => !r.filtered);
         mergeLatest(states, judged, reports);
         await saveDeviceStates(tx, states.values());
-        const events = (await this.onStored?.(tx, judged, reports)) ?? [];
+        const events = (await this.onStored?.(tx, judged, reports, states)) ?? [];
         return { kept: sequenced.rows.length, stored, dropped: sequenced.dropped, events, states };
       });
       this.kept.keep(states.values());

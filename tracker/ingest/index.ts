@@ -47,7 +47,7 @@ export async function startIngest(ctx: TrackerContext, onEvents: readonly EventL
     logger,
     connections,
     dispatcher,
-    batcher: new PositionBatcher(db, logger, (tx, stored, reports) => events.judge(tx, stored, reports), {
+    batcher: new PositionBatcher(db, logger, (tx, stored, reports, states) => events.judge(tx, stored, reports, states), {
       maxDelayMs: 20,
       maxRows: 2000,
       writers: db.kind === 'postgres' ? 2 : 1,

@@ -4,6 +4,7 @@
 // the new state out here, and writes each changed row once. What a tracker committed is kept
 // (KeptStates) with the row version it left: a row still at that version is not read again, only
 // locked; a row anything else changed since (another tracker, an edit) is read.
+import type { Reading } from '../events/evaluators/fuel.js';
 import type { Queryable } from '../storage/db.js';
 import type { Counters } from './counters.js';
 import type { LatestTelemetry } from './latest-telemetry.js';
@@ -26,6 +27,11 @@ export interface DeviceState {
   changed: { current: boolean; counters: boolean; latest: boolean };
   /** The row's version (its xmin) as read, or once written the writing transaction's id. */
   version: string;
+  /**
+   * The fuel rule's window as this tracker last judged it (events/evaluators/fuel.ts): kept with
+   * the state, so it holds while the row does; undefined when the row was read or before any reading.
+   */
+  fuelReadings?: readonly Reading[];
 }
 
 /**
@@ -42,7 +48,15 @@ export class KeptStates {
   take(id: string, version: string): DeviceState | undefined {
     const s = this.kept.get(id);
     if (!s || s.version !== version) return undefined;
-    return { id, current: s.current, counters: s.counters, latest: { telemetry: { ...s.latest.telemetry }, alarms: s.latest.alarms }, changed: { current: false, counters: false, latest: false }, version };
+    return {
+      id,
+      current: s.current,
+      counters: s.counters,
+      latest: { telemetry: { ...s.latest.telemetry }, alarms: s.latest.alarms },
+      changed: { current: false, counters: false, latest: false },
+      version,
+      fuelReadings: s.fuelReadings,
+    };
   }
 
   /** After COMMIT: the batch's states are what the rows now hold. */

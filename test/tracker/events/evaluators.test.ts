@@ -1,7 +1,7 @@
 // The rules as tables: a sequence of reports in, the events expected out, without a database.
 import { describe, expect, it } from '@jest/globals';
 import { compileInputs } from '../../../tracker/events/account-inputs.js';
-import { evaluateDevice, type DeviceInputs, type DeviceRuleState } from '../../../tracker/events/evaluate.js';
+import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Evaluation } from '../../../tracker/events/evaluate.js';
 import type { Observation } from '../../../tracker/events/evaluators/types.js';
 import type { Telemetry } from '../../../tracker/positions/telemetry.js';
 
@@ -25,11 +25,13 @@ const noInputs: DeviceInputs = {
 function run(observations: Observation[], inputs: Partial<DeviceInputs> = {}, batches: 'one' | 'each' = 'each', initial: DeviceRuleState = {}) {
   const merged = { ...noInputs, ...inputs };
   let state = initial;
+  let fuelReadings: Evaluation['fuelReadings'] = [];
   const events: string[] = [];
   const data: Record<string, unknown>[] = [];
   for (const batch of batches === 'one' ? [observations] : observations.map((o) => [o])) {
-    const result = evaluateDevice(state, batch, merged);
+    const result = evaluateDevice(state, batch, merged, fuelReadings);
     state = result.state;
+    fuelReadings = result.fuelReadings;
     for (const r of result.raised) {
       events.push(`${r.type}@${(r.observation.time - T0) / 1000}`);
       data.push(r.data);
@@ -215,16 +217,30 @@ describe('state', () => {
     expect(evaluateDevice(reordered, [at(1, 120)], noInputs).state.speeding).toEqual({ since: T0, last: T0 + 1000 });
   });
 
-  it('a fuel reading is a change, also once its window is full and a reading leaves it as one comes', () => {
+  it('a fuel reading moves the window, which is not stored: a steady level changes no state', () => {
     let state: DeviceRuleState = {};
+    let window: Evaluation['fuelReadings'] = [];
     // One reading a second: the window (the last 60 s, both ends in, and the two readings before it) holds 63.
     for (let s = 0; s < 70; s++) {
-      const result = evaluateDevice(state, [at(s, 0, { fuel: 40 })], noInputs);
-      expect(result.changed).toBe(true);
-      state = JSON.parse(JSON.stringify(result.state)) as DeviceRuleState;
+      const result = evaluateDevice(state, [at(s, 0, { fuel: 40 })], noInputs, window);
+      expect(result.changed).toBe(false);
+      state = result.state;
+      window = result.fuelReadings;
     }
-    expect(state.fuel!.readings).toHaveLength(63);
-    expect(state.fuel!.readings!.at(-1)).toEqual({ t: T0 + 69_000, l: 40 });
+    expect(window).toHaveLength(63);
+    expect(window.at(-1)).toEqual({ t: T0 + 69_000, l: 40 });
+    expect(state.fuel).toBeUndefined();
+    // Below the threshold the flag is the change, stored once.
+    const low = { ...noInputs, fuel: { tankLitres: null, lowLitres: 39.5, lowPercent: null } };
+    const changes: [boolean, unknown][] = [];
+    for (let s = 70; s < 74; s++) {
+      const result = evaluateDevice(state, [at(s, 0, { fuel: 39 })], low, window);
+      changes.push([result.changed, result.state.fuel]);
+      state = result.state;
+      window = result.fuelReadings;
+    }
+    // The median of three moves on the second low reading.
+    expect(changes).toEqual([[false, undefined], [true, { low: true }], [false, { low: true }], [false, { low: true }]]);
   });
 
   it('a repeated SOS that moves nothing is not a change', () => {

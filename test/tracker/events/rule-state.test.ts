@@ -1,7 +1,7 @@
-// The rules' state a batch judges from (a unit reporting fuel carries its last minute of readings
-// there) is the one the database holds: a unit judged meanwhile by another tracker is judged on from
-// what that tracker wrote, and a batch that rolled back leaves nothing of its state behind. On both
-// engines, through the batcher as ingest uses it.
+// The rules' state a batch judges from is the one the database holds, and a unit's fuel window the
+// one its stored positions hold: a unit judged meanwhile by another tracker is judged on from what
+// that tracker stored, and a batch that rolled back leaves nothing of its state or window behind.
+// On both engines, through the batcher as ingest uses it.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createLogger } from '../../../shared/logger.js';
 import { EventEngine } from '../../../tracker/events/engine.js';
@@ -25,7 +25,7 @@ describe.each(ENGINES)('the rules’ state on %s', (engine) => {
   const tracker = (listeners: EventListener[] = []) => {
     const events = new EventEngine(listeners);
     const writers = engine === 'pglite' ? 1 : 2;
-    return new PositionBatcher(f.tracker.ctx.db, createLogger('tracker', 'silent'), (tx, stored, reports) => events.judge(tx, stored, reports), { maxDelayMs: 5, maxRows: 2000, writers, sequence: SEQUENCE });
+    return new PositionBatcher(f.tracker.ctx.db, createLogger('tracker', 'silent'), (tx, stored, reports, states) => events.judge(tx, stored, reports, states), { maxDelayMs: 5, maxRows: 2000, writers, sequence: SEQUENCE });
   };
   const start = Math.floor(Date.now() / 1000) * 1000 - 600_000;
   /** A report every 5 s of the unit's fuel in litres. */

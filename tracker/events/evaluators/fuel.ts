@@ -6,6 +6,10 @@
 // the low-fuel rule compares that level with the threshold; the drop rule compares the current
 // level with the highest level seen within the last 60 seconds. Litres come from the `fuel`
 // attribute, or from `fuelLevel` (percent) and the tank's capacity.
+//
+// The rule's stored state is its two flags; the readings of the window are kept in memory beside
+// the device's running state (they are in the positions table already), and read back from there
+// when the tracker holds none (engine.ts).
 import type { Observation, Outcome } from './types.js';
 
 export const CRITICAL_DROP_LITRES = 8;
@@ -14,7 +18,7 @@ export const CRITICAL_WINDOW_MS = 60_000;
 export const FUEL_REARM_MARGIN = 2;
 const MEDIAN_OF = 3;
 /** Readings kept at most (a device reporting every second fills the window with 60). */
-const MAX_READINGS = 64;
+export const MAX_READINGS = 64;
 
 export interface FuelSettings {
   tankLitres: number | null;
@@ -22,7 +26,7 @@ export interface FuelSettings {
   lowPercent: number | null;
 }
 
-interface Reading {
+export interface Reading {
   t: number;
   /** Litres, when known. */
   l?: number;
@@ -31,14 +35,18 @@ interface Reading {
 }
 
 export interface FuelState {
-  readings?: Reading[];
   low?: boolean;
   dropping?: boolean;
 }
 
-function reading(obs: Observation, tank: number | null): Reading | null {
-  const { fuel, fuelLevel: percent } = obs.attributes;
-  const r: Reading = { t: obs.time };
+/** What the rule gives back: its flags (the same object when they did not move) and the window after the reading. */
+export interface FuelOutcome extends Outcome<FuelState> {
+  readings: readonly Reading[];
+}
+
+/** A report's fuel reading at `time`, or null when it carries none. */
+export function readingOf(time: number, fuel: number | undefined, percent: number | undefined, tank: number | null): Reading | null {
+  const r: Reading = { t: time };
   if (fuel !== undefined && fuel >= 0) r.l = fuel;
   else if (percent !== undefined && tank) r.l = (percent * tank) / 100;
   if (percent !== undefined && percent >= 0) r.p = percent;
@@ -53,7 +61,7 @@ const middle = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Mat
  * Trailing median of the last three readings that carry the unit, or null. Runs on every reading of
  * every unit that reports fuel, so it reads the values in place rather than gathering and sorting them.
  */
-function level(readings: Reading[], unit: 'l' | 'p'): number | null {
+function level(readings: readonly Reading[], unit: 'l' | 'p'): number | null {
   let a = 0;
   let b = 0;
   let found = 0;
@@ -72,7 +80,7 @@ function level(readings: Reading[], unit: 'l' | 'p'): number | null {
  * How far the litre level fell from its highest point within the window (needs three readings): the
  * level after each litre reading is the median of it and the two before, in one pass.
  */
-function drop(readings: Reading[]): number {
+function drop(readings: readonly Reading[]): number {
   let last = readings.length - 1;
   while (last >= 0 && readings[last]!.l === undefined) last--;
   if (last < 0) return 0;
@@ -95,17 +103,17 @@ function drop(readings: Reading[]): number {
   return seen < MEDIAN_OF ? 0 : highest - current;
 }
 
-function isLow(readings: Reading[], s: FuelSettings, margin: number): boolean {
+function isLow(readings: readonly Reading[], s: FuelSettings, margin: number): boolean {
   const litres = level(readings, 'l');
   const percent = level(readings, 'p');
   return (s.lowLitres !== null && litres !== null && litres < s.lowLitres + margin) || (s.lowPercent !== null && percent !== null && percent < s.lowPercent + margin);
 }
 
-export function fuelRule(state: FuelState, obs: Observation, settings: FuelSettings): Outcome<FuelState> {
-  const r = reading(obs, settings.tankLitres);
-  if (!r) return { state, drafts: [] };
+export function fuelRule(state: FuelState, window: readonly Reading[], obs: Observation, settings: FuelSettings): FuelOutcome {
+  const r = readingOf(obs.time, obs.attributes.fuel, obs.attributes.fuelLevel, settings.tankLitres);
+  if (!r) return { state, readings: window, drafts: [] };
   // Keep the window, and the two readings before it that the medians at its start need.
-  const all = [...(state.readings ?? []), r];
+  const all = [...window, r];
   const inWindow = all.findIndex((x) => obs.time - x.t <= CRITICAL_WINDOW_MS);
   const readings = all.slice(Math.max(0, inWindow - (MEDIAN_OF - 1), all.length - MAX_READINGS));
   const drafts: Outcome<FuelState>['drafts'] = [];
@@ -118,13 +126,14 @@ export function fuelRule(state: FuelState, obs: Observation, settings: FuelSetti
   const dropping = fell > CRITICAL_DROP_LITRES;
   if (dropping && !state.dropping) drafts.push({ type: 'fuel_alert_critical', data: { dropLitres: round1(fell), windowSeconds: CRITICAL_WINDOW_MS / 1000, ...fuelData(readings, settings) } });
 
-  const next: FuelState = { readings };
+  if (low === Boolean(state.low) && dropping === Boolean(state.dropping)) return { state, readings, drafts };
+  const next: FuelState = {};
   if (low) next.low = true;
   if (dropping) next.dropping = true;
-  return { state: next, drafts };
+  return { state: next, readings, drafts };
 }
 
-function fuelData(readings: Reading[], s: FuelSettings): Record<string, unknown> {
+function fuelData(readings: readonly Reading[], s: FuelSettings): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   const litres = level(readings, 'l');
   const percent = level(readings, 'p');
