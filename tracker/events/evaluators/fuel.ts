@@ -9,7 +9,7 @@
 //
 // The rule's stored state is its two flags; the readings of the window are kept in memory beside
 // the device's running state (they are in the positions table already), and read back from there
-// when the tracker holds none (engine.ts).
+// when the tracker holds none (fuel-windows.ts).
 import type { Observation, Outcome } from './types.js';
 
 export const CRITICAL_DROP_LITRES = 8;
