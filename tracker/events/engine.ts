@@ -9,13 +9,13 @@
 // rules' state did not change (the usual case) writes nothing. The fuel rule's window of readings
 // is not part of that state: it stays in memory with the device's running state, and is read back
 // from the positions for a unit whose running state was read rather than kept (fuel-windows.ts).
-import type { DeviceState } from '../positions/device-state.js';
 import type { DevicePosition } from '../positions/repository.js';
 import type { Telemetry } from '../positions/telemetry.js';
 import type { Queryable } from '../storage/db.js';
 import { AccountInputsCache, type AccountInputs } from './account-inputs.js';
 import { alertMessage, severityOf } from './alerting.js';
 import { evaluateDevice, type DeviceInputs, type DeviceRuleState, type Raised } from './evaluate.js';
+import type { Reading } from './evaluators/fuel.js';
 import { DEFAULT_SPEED_LIMIT_KMH } from './evaluators/speeding.js';
 import type { Observation } from './evaluators/types.js';
 import { readFuelWindows, type WindowWanted } from './fuel-windows.js';
@@ -120,7 +120,7 @@ export class EventEngine {
    * that carry an alarm; the others only update the device's latest telemetry. `states` are the
    * batch's devices' running states: the fuel windows are taken from and left there.
    */
-  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], states: ReadonlyMap<string, Pick<DeviceState, 'fuelReadings'>>, now = Date.now()): Promise<RaisedEvent[]> {
+  async judge(tx: Queryable, positions: readonly DevicePosition[], reports: readonly DeviceReport[], states: ReadonlyMap<string, { fuelReadings?: readonly Reading[] }>, now = Date.now()): Promise<RaisedEvent[]> {
     const observations = new Map<string, Observation[]>();
     const observe = (deviceId: string, o: Observation) => {
       const list = observations.get(deviceId);
