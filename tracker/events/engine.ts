@@ -136,8 +136,10 @@ export class EventEngine {
     const unknown: WindowWanted[] = [];
     for (const d of devices) {
       if (states.get(d.id)?.fuelReadings !== undefined) continue;
-      const fuelled = observations.get(d.id)!.filter((o) => o.fix !== null && (o.attributes.fuel !== undefined || o.attributes.fuelLevel !== undefined));
-      if (fuelled.length > 0) unknown.push({ id: d.id, before: Math.min(...fuelled.map((o) => o.time)), tankLitres: d.fuel_tank_litres });
+      // The earliest fix with a fuel reading, in one pass: most units report none.
+      let before = Infinity;
+      for (const o of observations.get(d.id)!) if (o.fix !== null && o.time < before && (o.attributes.fuel !== undefined || o.attributes.fuelLevel !== undefined)) before = o.time;
+      if (before !== Infinity) unknown.push({ id: d.id, before, tankLitres: d.fuel_tank_litres });
     }
     const windows = await readFuelWindows(tx, unknown);
     const changed: { id: string; state: DeviceRuleState }[] = [];
