@@ -54,6 +54,19 @@ describe.each<Engine>(['postgres', 'pglite'])('on %s', (engine) => {
     expect(d.lastUpdate).toBe(at(30).toISOString()); // the invalid fix did not move the position
   });
 
+  test('a key a later report does not carry keeps its last value across batches', async () => {
+    const id = await f.device(account, '359633100007004');
+    await report('359633100007004', { batt: '80', fuel: '10' }, { minute: 0 });
+    await report('359633100007004', { batt: '60' }, { minute: 1 });
+    await report('359633100007004', { power: '12' }, { minute: 2 });
+    await report('359633100007004', { power: '13' }, { minute: 3 });
+    expect((await device(id)).telemetry).toMatchObject({
+      batteryLevel: { value: 60, time: at(1).toISOString() },
+      fuel: { value: 10, time: at(0).toISOString() },
+      power: { value: 13, time: at(3).toISOString() },
+    });
+  });
+
   test('a position a filter flags updates nothing', async () => {
     const id = await f.device(account, '359633100007002');
     await report('359633100007002', { power: '12.1' }, { minute: 0 });

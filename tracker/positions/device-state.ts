@@ -7,7 +7,7 @@
 import type { Reading } from '../events/evaluators/fuel.js';
 import type { Queryable } from '../storage/db.js';
 import type { Counters } from './counters.js';
-import type { LatestTelemetry } from './latest-telemetry.js';
+import type { LatestTelemetry, Reported } from './latest-telemetry.js';
 
 export interface CurrentPosition {
   lat: number;
@@ -35,33 +35,105 @@ export interface DeviceState {
 }
 
 /**
+ * A device's committed state as kept between its batches, changed in place: each report would
+ * otherwise leave a new state behind that lives until the device's next report, long enough to be
+ * copied by the young generation's collections and then moved to the old one, where it dies (at
+ * 5,000 reports/s, the kept states were most of what outlived a collection). Numbers stay numbers
+ * (NaN stands for none), so writing them allocates nothing.
+ */
+class Kept {
+  lat = NaN;
+  lng = NaN;
+  speed = NaN;
+  heading = NaN;
+  /** Epoch ms of the current position; NaN: none yet. */
+  time = NaN;
+  counterTime = NaN;
+  odometer = NaN;
+  engineHours = NaN;
+  ignition: boolean | null = null;
+  /** Each key's entry, updated in place. */
+  readonly telemetry: Record<string, Reported> = {};
+  alarms: LatestTelemetry['alarms'] = [];
+  fuelReadings: readonly Reading[] | undefined = undefined;
+
+  constructor(public version: string) {}
+
+  /** Takes on a committed state. */
+  set(s: DeviceState): void {
+    this.version = s.version;
+    const c = s.current;
+    this.time = c ? c.time.getTime() : NaN;
+    this.lat = c ? c.lat : NaN;
+    this.lng = c ? c.lng : NaN;
+    this.speed = c ? c.speed : NaN;
+    this.heading = c ? c.heading : NaN;
+    this.counterTime = s.counters.time ? s.counters.time.getTime() : NaN;
+    this.odometer = s.counters.odometer ?? NaN;
+    this.engineHours = s.counters.engineHours ?? NaN;
+    this.ignition = s.counters.ignition;
+    const given = s.latest.telemetry as Record<string, Reported>;
+    for (const key in this.telemetry) if (!(key in given)) delete this.telemetry[key];
+    for (const key in given) {
+      const entry = this.telemetry[key];
+      const now = given[key]!;
+      if (entry === undefined) this.telemetry[key] = { value: now.value, time: now.time };
+      else if (entry !== now) {
+        entry.value = now.value;
+        entry.time = now.time;
+      }
+    }
+    this.alarms = s.latest.alarms;
+    this.fuelReadings = s.fuelReadings;
+  }
+
+  /** A working copy: the batch may fail, and what is kept must stay as committed. */
+  state(id: string): DeviceState {
+    return {
+      id,
+      current: Number.isNaN(this.time) ? null : { lat: this.lat, lng: this.lng, speed: this.speed, heading: this.heading, time: new Date(this.time) },
+      counters: {
+        time: Number.isNaN(this.counterTime) ? null : new Date(this.counterTime),
+        odometer: Number.isNaN(this.odometer) ? null : this.odometer,
+        engineHours: Number.isNaN(this.engineHours) ? null : this.engineHours,
+        ignition: this.ignition,
+      },
+      // The entries are shared: a merge replaces an entry, never changes one.
+      latest: { telemetry: { ...this.telemetry }, alarms: this.alarms },
+      changed: { current: false, counters: false, latest: false },
+      version: this.version,
+      fuelReadings: this.fuelReadings,
+    };
+  }
+}
+
+/**
  * The states this tracker committed last, by device, each with the version of the row it wrote or
  * read. A version names one transaction, and only a batch's own write changes these columns, so a
  * row still at the kept version holds the kept state. Past `max` devices, those kept first are let go.
  */
 export class KeptStates {
-  private readonly kept = new Map<string, DeviceState>();
+  private readonly kept = new Map<string, Kept>();
 
   constructor(private readonly max = 100_000) {}
 
-  /** A copy to work on (the batch may fail, and the kept state must stay as committed), or undefined. */
+  /** A copy to work on, or undefined when the row is not at the kept version. */
   take(id: string, version: string): DeviceState | undefined {
-    const s = this.kept.get(id);
-    if (!s || s.version !== version) return undefined;
-    return {
-      id,
-      current: s.current,
-      counters: s.counters,
-      latest: { telemetry: { ...s.latest.telemetry }, alarms: s.latest.alarms },
-      changed: { current: false, counters: false, latest: false },
-      version,
-      fuelReadings: s.fuelReadings,
-    };
+    const k = this.kept.get(id);
+    return k && k.version === version ? k.state(id) : undefined;
   }
 
   /** After COMMIT: the batch's states are what the rows now hold. */
   keep(states: Iterable<DeviceState>): void {
-    for (const s of states) this.kept.set(s.id, s);
+    for (const s of states) {
+      const k = this.kept.get(s.id);
+      if (k) k.set(s);
+      else {
+        const added = new Kept(s.version);
+        added.set(s);
+        this.kept.set(s.id, added);
+      }
+    }
     for (const id of this.kept.keys()) {
       if (this.kept.size <= this.max) break;
       this.kept.delete(id);
