@@ -56,8 +56,7 @@ class Kept {
   readonly telemetry: Record<string, Reported> = {};
   alarms: LatestTelemetry['alarms'] = [];
   fuelReadings: readonly Reading[] | undefined = undefined;
-
-  constructor(public version: string) {}
+  version = '';
 
   /** Takes on a committed state. */
   set(s: DeviceState): void {
@@ -77,7 +76,7 @@ class Kept {
     for (const key in given) {
       const entry = this.telemetry[key];
       const now = given[key]!;
-      if (entry === undefined) this.telemetry[key] = { value: now.value, time: now.time };
+      if (entry === undefined) this.telemetry[key] = now;
       else if (entry !== now) {
         entry.value = now.value;
         entry.time = now.time;
@@ -126,13 +125,9 @@ export class KeptStates {
   /** After COMMIT: the batch's states are what the rows now hold. */
   keep(states: Iterable<DeviceState>): void {
     for (const s of states) {
-      const k = this.kept.get(s.id);
-      if (k) k.set(s);
-      else {
-        const added = new Kept(s.version);
-        added.set(s);
-        this.kept.set(s.id, added);
-      }
+      let k = this.kept.get(s.id);
+      if (!k) this.kept.set(s.id, (k = new Kept()));
+      k.set(s);
     }
     for (const id of this.kept.keys()) {
       if (this.kept.size <= this.max) break;
