@@ -122,6 +122,19 @@ describe('Teltonika AVL: simulator packets', () => {
     });
   });
 
+  it('a percentage id with a value past 100 stays raw: no battery level of 29525%', () => {
+    const io = [
+      { id: 113, value: 29525, width: 2 as const },
+      { id: 89, value: 250, width: 1 as const },
+      { id: 31, value: 64, width: 1 as const },
+    ];
+    const p = teltonika.decode(teltonikaAvl([{ fix, io }], 0x8e), protocolState('x')).positions[0]!;
+    expect(p.attributes.batteryLevel).toBeUndefined();
+    expect(p.attributes.fuelLevel).toBeUndefined();
+    expect(p.attributes.engineLoad).toBe(64);
+    expect(p.attributes.io).toMatchObject({ 113: 29525, 89: 250, 31: 64 });
+  });
+
   it('Codec 8E variable-length IO stays raw (hex)', () => {
     const io = [{ id: 385, value: Buffer.from('0102030405', 'hex') }];
     const p = teltonika.decode(teltonikaAvl([{ fix, io }], 0x8e), protocolState('x')).positions[0]!;

@@ -12,6 +12,15 @@ const set =
   (value, a) => {
     a[name] = scale === 1 ? value : Math.round(value * scale * 1000) / 1000;
   };
+/**
+ * A percentage: set only when it is one (0..100). Other families give some of these ids wider
+ * values of another meaning (a battery "level" of 29525), which stay under `io` alone.
+ */
+const percent =
+  (name: NumberKey): Mapper =>
+  (value, a) => {
+    if (value <= 100) a[name] = value;
+  };
 /** Temperatures are signed 32-bit values in 0.1 °C. */
 const temperature =
   (name: `temp${number}`): Mapper =>
@@ -48,7 +57,7 @@ const FMB: Record<number, Mapper> = {
   12: set('fuelUsed', 0.001), // OBD fuel used, mL
   16: set('odometer'), // total odometer, m
   21: set('rssi'),
-  31: set('engineLoad'),
+  31: percent('engineLoad'),
   32: (_value, a, raw) => {
     if (raw.length === 1) a.coolantTemp = raw.readInt8(0);
   },
@@ -60,12 +69,12 @@ const FMB: Record<number, Mapper> = {
   74: temperature('temp3'),
   75: temperature('temp4'),
   81: set('obdSpeed'), // CAN vehicle speed, km/h
-  82: set('throttle'), // CAN accelerator pedal, %
+  82: percent('throttle'), // CAN accelerator pedal
   83: set('fuelUsed', 0.1), // CAN fuel consumed, 0.1 L
   84: set('fuel', 0.1), // CAN fuel level, 0.1 L
   85: set('rpm'), // CAN engine speed
-  89: set('fuelLevel'), // CAN fuel level, %
-  113: set('batteryLevel'),
+  89: percent('fuelLevel'), // CAN fuel level
+  113: percent('batteryLevel'),
   179: flag('out1'),
   180: flag('out2'),
   181: set('pdop', 0.1),
