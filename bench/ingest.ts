@@ -52,10 +52,10 @@ const RUN_IN_REPORTS = 3;
  * Each rate is measured this many times per fleet, and the rounds' medians (of four: the mean of the
  * middle two) are what is compared and judged: a 10 s step's p99 is its worst 100 ms, which one
  * stall of the disk's flush (150–450 ms, seen in either fleet's steps) or one full collection of the
- * tracker's heap (at 5,000/s, steps with one had p99 89–166 ms, steps without 49–82 ms) decides alone. Even: a round measures the fleet
- * still connected, then connects the other one and measures it, so each fleet is measured as often
- * just connected as not (with three rounds one of them was measured just connected twice at a
- * rate, the other once).
+ * tracker's heap (at 5,000/s, steps with one had p99 89–166 ms, steps without 49–82 ms) decides
+ * alone. Even: a round measures the fleet still connected, then connects the other one and measures
+ * it, so each fleet is measured as often just connected as not (with three rounds one of them was
+ * measured just connected twice at a rate, the other once).
  */
 const ROUNDS = 4;
 /**

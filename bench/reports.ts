@@ -7,7 +7,7 @@
 import { keepReportDays } from '../tracker/reports/keeper.js';
 import { startTrackerFixture, type TrackerFixture } from '../test/helpers/tracker-app.js';
 import { maintainPartitions } from '../tracker/storage/partitions.js';
-import { fmt, percentile } from './lib.js';
+import { fmt, median } from './lib.js';
 
 const DAYS = 90;
 const EVERY_S = 5;
@@ -59,10 +59,10 @@ async function countMs(f: TrackerFixture, sql: string, params: unknown[]): Promi
     await f.tracker.ctx.db.query(sql, params);
     times.push(performance.now() - started);
   }
-  return percentile(times.sort((a, b) => a - b), 50);
+  return median(times);
 }
 
-const median = async (n: number, run: () => Promise<Timed>): Promise<Timed> => {
+const medianRun = async (n: number, run: () => Promise<Timed>): Promise<Timed> => {
   const runs: Timed[] = [];
   for (let i = 0; i < n; i++) runs.push(await run());
   return runs.sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)]!;
@@ -109,7 +109,7 @@ export async function run(): Promise<void> {
     const count = await countMs(f, 'SELECT count(*) FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3', [device, from.toISOString(), to.toISOString()]);
     const tripsPath = `/api/public/v1/reports/trips?${range}&deviceId=${device}`;
     const cold = await timed(f, account, tripsPath);
-    const warm = await median(5, () => timed(f, account, tripsPath));
+    const warm = await medianRun(5, () => timed(f, account, tripsPath));
     const countAfter = await countMs(f, 'SELECT count(*) FROM positions WHERE device_id = $1 AND device_time >= $2 AND device_time <= $3', [device, from.toISOString(), to.toISOString()]);
     const scan = (count + countAfter) / 2;
 
@@ -117,7 +117,7 @@ export async function run(): Promise<void> {
     const fleetCount = await countMs(f, 'SELECT count(*) FROM positions WHERE device_id = ANY($1::text[]) AND device_time >= $2 AND device_time <= $3', [ids, monthFrom.toISOString(), monthTo.toISOString()]);
     const summaryPath = `/api/public/v1/reports/summary?${monthRange}`;
     const summaryCold = await timed(f, fleet, summaryPath);
-    const summaryWarm = await median(3, () => timed(f, fleet, summaryPath));
+    const summaryWarm = await medianRun(3, () => timed(f, fleet, summaryPath));
 
     const line = (name: string, t: Timed, what: string) => `${name.padEnd(44)} ${fmt(t.ms, 0).padStart(7)} ms  (${t.items} ${what}; tracker process CPU ${fmt(t.cpuMs, 0)} ms)`;
     process.stdout.write(
