@@ -2,6 +2,7 @@
 // public API; unknown devices refused; garbage survived; commands delivered, including
 // offline-then-connect and expiry.
 import { describe, expect, test, beforeAll, afterAll } from '@jest/globals';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { gt06CommandReply, gt06Login, gt06Position } from '../../tracker/simulator/frames/gt06.js';
 import { h02Position } from '../../tracker/simulator/frames/h02.js';
@@ -114,6 +115,32 @@ describe('H02 and OsmAnd', () => {
     expect((await http.get(`/?${osmandQueryString('359633199999997', fix(52))}`)).status).toBe(200);
     expect((await http.get('/?id=359633100000304&lat=91&lon=10')).status).toBe(400);
     expect((await http.post('/').set('content-type', 'application/json').send('[1,2]')).status).toBe(400);
+  });
+
+  test('OsmAnd: a form body over the query, a repeated parameter by its first value, no fragment, a chunked body', async () => {
+    const osmand = f.tracker.ingest.ports.osmand!;
+    const at = (i: number) => Date.UTC(2026, 10, 21, 8, 1, i) / 1000;
+    const send = (method: string, path: string, headers: Record<string, string> = {}, chunks: string[] = []) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: osmand, method, path, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        for (const chunk of chunks) req.write(chunk); // no length given: the body goes chunked
+        req.end();
+      });
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect(await send('POST', `/?id=359633100000304&timestamp=${at(0)}&lat=1&lon=13.5`, form, ['lat=52.6'])).toBe(200);
+    expect(await send('GET', `/?id=359633100000304&timestamp=${at(1)}&lat=52.7&lat=9&lon=13.5#lon=8`)).toBe(200);
+    const json = JSON.stringify(osmandJson('359633100000304', { time: new Date(at(2) * 1000), lat: 52.8, lng: 13.5, speed: 0, heading: 0 }));
+    expect(await send('POST', '/', { 'content-type': 'application/json' }, [json.slice(0, 20), json.slice(20)])).toBe(200);
+    const stored = (await positions('osmand')).filter((p) => p.timestamp.startsWith('2026-11-21T08:01'));
+    expect(stored.map((p) => [p.timestamp, p.lat, p.lng])).toEqual([
+      ['2026-11-21T08:01:00.000Z', 52.6, 13.5],
+      ['2026-11-21T08:01:01.000Z', 52.7, 13.5],
+      ['2026-11-21T08:01:02.000Z', 52.8, 13.5],
+    ]);
   });
 });
 

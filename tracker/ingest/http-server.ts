@@ -16,6 +16,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { parse as parseQuery } from 'node:querystring';
 import { closeServer } from '../../shared/http.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
 import { hashSecret } from '../inbound/secret.js';
@@ -44,21 +45,50 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-/** The report's fields and its report key, from the query and the body, the URL parsed once. */
+/**
+ * A request carries a body only with a length or a transfer coding (RFC 9112, 6.1): a phone's
+ * bodiless report (its fields in the query) is not waited for.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Query or form parameters, a repeated one by its first value (as the decoder reads them). Only the
+ * target's query is parsed, not the whole URL: a phone's report comes with no other use for it.
+ */
+function parameters(text: string): Record<string, string> {
+  const parsed = parseQuery(text);
+  for (const name in parsed) {
+    const value = parsed[name];
+    if (Array.isArray(value)) parsed[name] = value[0];
+  }
+  return parsed as Record<string, string>;
+}
+
+/** The query of a request target: after its '?', up to any '#'. */
+function queryOf(target: string): string {
+  const at = target.indexOf('?');
+  if (at < 0) return '';
+  const end = target.indexOf('#', at);
+  return target.slice(at + 1, end < 0 ? undefined : end);
+}
+
+/** The report's fields and its report key, from the query and the body. */
 function parseInput(req: IncomingMessage, body: string): { key: string | undefined; report: Record<string, unknown> } | string {
-  const params = new URL(req.url ?? '/', 'http://device').searchParams;
-  const query = Object.fromEntries(params);
+  const query = parameters(queryOf(req.url ?? ''));
   let input: Record<string, unknown> = query;
   if (body.trim() !== '') {
     const type = req.headers['content-type'] ?? '';
-    if (type.includes('application/x-www-form-urlencoded')) input = { ...query, ...Object.fromEntries(new URLSearchParams(body)) };
+    if (type.includes('application/x-www-form-urlencoded')) input = { ...query, ...parameters(body) };
     else {
       const parsed = parseJsonObject(body);
       if (!parsed) return 'the body must be a JSON object or form parameters';
       input = parsed;
     }
   }
-  return takeKey(input, params);
+  return takeKey(input, query);
 }
 
 function parseJsonObject(body: string): Record<string, unknown> | null {
@@ -71,9 +101,9 @@ function parseJsonObject(body: string): Record<string, unknown> | null {
 }
 
 /** The report key apart from the report (a secret must never be stored as a position attribute); a JSON body's may also come in the query. */
-function takeKey(input: Record<string, unknown>, params: URLSearchParams): { key: string | undefined; report: Record<string, unknown> } {
+function takeKey(input: Record<string, unknown>, query: Record<string, string>): { key: string | undefined; report: Record<string, unknown> } {
   const { key, ...report } = input;
-  const given = key ?? params.get('key');
+  const given = key ?? query.key;
   return { key: typeof given === 'string' ? given : undefined, report };
 }
 
@@ -180,7 +210,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
       return reply(429, 'too many reports');
     }
     const startedAt = performance.now();
-    const body = await readBody(req);
+    const body = hasBody(req) ? await readBody(req) : '';
     if (body === null) return reply(413, 'report too large');
     const input = parseInput(req, body);
     if (typeof input === 'string') return reply(400, input);
@@ -203,7 +233,8 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     await store(deps, device.id, screened);
     const conn = seen(device.id, remoteAddress);
     if (!known) accepted.set(decoded.identity, { keyHash: key === undefined ? null : hashSecret(key), deviceId: device.id, conn });
-    await answered(deps, device.id, { conn, remoteAddress }, decoded, screened.positions);
+    const replied = answered(deps, device.id, { conn, remoteAddress }, decoded, screened.positions);
+    if (replied) await replied;
     const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);
     reply(200, commands.join('\n'));

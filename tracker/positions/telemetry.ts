@@ -290,7 +290,7 @@ export function fromTraccar(key: string, value: IoValue): [string, IoValue] | nu
   const e = telemetryEntry(ours);
   if (!e) return null;
   const scaled = renamed && typeof value === 'number' ? value * renamed.factor : value;
-  return schemaOf(e).safeParse(scaled).success ? [ours, scaled] : null;
+  return isValueOf(e.type, scaled) ? [ours, scaled] : null;
 }
 
 /** The vocabulary key closest in spelling to `name` (for "did you mean"). */

@@ -6,6 +6,16 @@ import type { Framer } from './types.js';
 /** Nothing buffered: shared, as it is never written to. */
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * The frame at `pos` in bytes of its own: a copy, so that a frame held (queued behind others, or
+ * kept by a decoder) does not hold the whole read it came in; the read itself when the frame is all
+ * of its memory, as a device's one report per read is, and a copy would be only work.
+ */
+function ownFrame(buf: Buffer, pos: number, size: number): Buffer {
+  if (pos === 0 && size === buf.length && buf.byteOffset === 0 && buf.buffer.byteLength === size) return buf;
+  return Buffer.from(buf.subarray(pos, pos + size));
+}
+
 export abstract class ScanningFramer implements Framer {
   protected buf: Buffer = EMPTY;
   /** True while bytes are being skipped, until the next frame is found. */
@@ -44,7 +54,7 @@ export abstract class ScanningFramer implements Framer {
         continue;
       }
       this.resyncing = false;
-      frames.push(Buffer.from(this.buf.subarray(pos, pos + size)));
+      frames.push(ownFrame(this.buf, pos, size));
       pos += size;
     }
     // Once every byte is used, the read they came in is let go: a view of none of it would hold it

