@@ -55,16 +55,20 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Query or form parameters, a repeated one by its first value (as the decoder reads them). Only the
- * target's query is parsed, not the whole URL: a phone's report comes with no other use for it.
+ * Query or form parameters into `report` as the decoder reads them (a repeated one by its first
+ * value), the report key kept apart; returns the key. Only the target's query is parsed, not the
+ * whole URL: a phone's report comes with no other use for it.
  */
-function parameters(text: string): Record<string, string> {
+function parameters(text: string, report: Record<string, unknown>): string | undefined {
   const parsed = parseQuery(text);
+  let key: string | undefined;
   for (const name in parsed) {
-    const value = parsed[name];
-    if (Array.isArray(value)) parsed[name] = value[0];
+    const given = parsed[name]!;
+    const value = Array.isArray(given) ? given[0]! : given;
+    if (name === 'key') key = value;
+    else report[name] = value;
   }
-  return parsed as Record<string, string>;
+  return key;
 }
 
 /** The query of a request target: after its '?', up to any '#'. */
@@ -75,20 +79,25 @@ function queryOf(target: string): string {
   return target.slice(at + 1, end < 0 ? undefined : end);
 }
 
-/** The report's fields and its report key, from the query and the body. */
+/**
+ * The report's fields and its report key (a secret must never be stored as a position attribute):
+ * from the query, with a form body's parameters over it, or a JSON body's fields (its key may also
+ * come in the query).
+ */
 function parseInput(req: IncomingMessage, body: string): { key: string | undefined; report: Record<string, unknown> } | string {
-  const query = parameters(queryOf(req.url ?? ''));
-  let input: Record<string, unknown> = query;
-  if (body.trim() !== '') {
-    const type = req.headers['content-type'] ?? '';
-    if (type.includes('application/x-www-form-urlencoded')) input = { ...query, ...parameters(body) };
-    else {
-      const parsed = parseJsonObject(body);
-      if (!parsed) return 'the body must be a JSON object or form parameters';
-      input = parsed;
-    }
+  const query: Record<string, unknown> = {};
+  const queryKey = parameters(queryOf(req.url ?? ''), query);
+  if (body.trim() === '') return { key: queryKey, report: query };
+  const type = req.headers['content-type'] ?? '';
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const formKey = parameters(body, query);
+    return { key: formKey ?? queryKey, report: query };
   }
-  return takeKey(input, query);
+  const parsed = parseJsonObject(body);
+  if (!parsed) return 'the body must be a JSON object or form parameters';
+  const { key, ...report } = parsed;
+  const given = key ?? queryKey;
+  return { key: typeof given === 'string' ? given : undefined, report };
 }
 
 function parseJsonObject(body: string): Record<string, unknown> | null {
@@ -98,13 +107,6 @@ function parseJsonObject(body: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** The report key apart from the report (a secret must never be stored as a position attribute); a JSON body's may also come in the query. */
-function takeKey(input: Record<string, unknown>, query: Record<string, string>): { key: string | undefined; report: Record<string, unknown> } {
-  const { key, ...report } = input;
-  const given = key ?? query.key;
-  return { key: typeof given === 'string' ? given : undefined, report };
 }
 
 /** An answer goes with its Content-Length, not chunked: a phone's minimal HTTP client reads it by its length. */
