@@ -55,8 +55,8 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Query or form parameters into `report` as the decoder reads them (a repeated one by its first
- * value), the report key kept apart; returns the key. Only the target's query is parsed, not the
+ * Query or form parameters into `report`, a repeated one by its last value (as a parameter list
+ * read in order sets it), the report key kept apart; returns the key. Only the target's query is parsed, not the
  * whole URL: a phone's report comes with no other use for it.
  */
 function parameters(text: string, report: Record<string, unknown>): string | undefined {
@@ -64,7 +64,7 @@ function parameters(text: string, report: Record<string, unknown>): string | und
   let key: string | undefined;
   for (const name in parsed) {
     const given = parsed[name]!;
-    const value = Array.isArray(given) ? given[0]! : given;
+    const value = Array.isArray(given) ? given[given.length - 1]! : given;
     if (name === 'key') key = value;
     else report[name] = value;
   }
