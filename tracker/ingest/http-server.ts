@@ -56,8 +56,8 @@ function hasBody(req: IncomingMessage): boolean {
 
 /**
  * Query or form parameters into `report`, a repeated one by its last value (as a parameter list
- * read in order sets it), the report key kept apart; returns the key. Only the target's query is parsed, not the
- * whole URL: a phone's report comes with no other use for it.
+ * read in order sets it), the report key kept apart; returns the key. Only the target's query is
+ * parsed, not the whole URL: a phone's report comes with no other use for it.
  */
 function parameters(text: string, report: Record<string, unknown>): string | undefined {
   const parsed = parseQuery(text);

@@ -7,9 +7,10 @@ import type { Framer } from './types.js';
 const EMPTY = Buffer.alloc(0);
 
 /**
- * The frame at `pos` in bytes of its own: a copy, so that a frame held (queued behind others, or
- * kept by a decoder) does not hold the whole read it came in; the read itself when the frame is all
- * of its memory, as a device's one report per read is, and a copy would be only work.
+ * The frame at `pos`, holding no more than its own bytes: a copy, so that a frame held (queued
+ * behind others, or kept by a decoder) does not hold the whole read it came in; or the read itself
+ * when the frame is all of its memory, as a device's one report per read is, and a copy would be
+ * only work.
  */
 function ownFrame(buf: Buffer, pos: number, size: number): Buffer {
   if (pos === 0 && size === buf.length && buf.byteOffset === 0 && buf.buffer.byteLength === size) return buf;
