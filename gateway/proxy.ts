@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { errorBody } from '../shared/errors.js';
+import { hasBody } from '../shared/http.js';
 import { INTERNAL_HEADERS } from '../shared/internal.js';
 import type { Logger } from '../shared/logger.js';
 import { callerOf } from './auth.js';
@@ -46,7 +47,7 @@ function timedOut(): Error {
 
 /** Whether the request may be sent again after the tracker got it: a GET or HEAD without a body. */
 function repeatable(req: http.IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
+  return (req.method === 'GET' || req.method === 'HEAD') && !hasBody(req);
 }
 
 function answerHeaders(proxyRes: http.IncomingMessage): http.OutgoingHttpHeaders {

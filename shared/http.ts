@@ -8,6 +8,12 @@ import { maskUrl, type Logger } from './logger.js';
 
 const PLAIN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** Whether a request carries a body: only with a length above 0 or a transfer coding (RFC 9112, 6.1). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /** The client's X-Request-Id when short and plain, else a new one. */
 export function requestIdFor(header: string | string[] | undefined): string {
   return typeof header === 'string' && PLAIN_ID.test(header) ? header : randomUUID();

@@ -17,7 +17,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
-import { closeServer } from '../../shared/http.js';
+import { closeServer, hasBody } from '../../shared/http.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
 import { hashSecret } from '../inbound/secret.js';
 import type { HttpProtocol } from '../protocols/types.js';
@@ -43,15 +43,6 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', () => resolve(null));
   });
-}
-
-/**
- * A request carries a body only with a length or a transfer coding (RFC 9112, 6.1): a phone's
- * bodiless report (its fields in the query) is not waited for.
- */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
@@ -212,6 +203,7 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
       return reply(429, 'too many reports');
     }
     const startedAt = performance.now();
+    // A phone's bodiless report (its fields in the query) is not waited for.
     const body = hasBody(req) ? await readBody(req) : '';
     if (body === null) return reply(413, 'report too large');
     const input = parseInput(req, body);
