@@ -6,44 +6,26 @@
 // Knowing an identifier must tell, and give, as little as the protocol allows: a report for an
 // unknown identifier, or without the unit's report key once it has one, gets the very answer of a
 // unit with no queued command (200, empty), after about as long; each address has a report budget.
-// Behind a TCP balancer (DEVICE_PROXY_PROTOCOL) each connection's PROXY protocol header is read
-// before the HTTP parser sees it, and its address is the phone's. A connection sends a whole request
-// within LOGIN_TIMEOUT_SECONDS of opening or is closed, and stays open 65 s after each answer.
+// Requests are read off the connection by http-wire.ts. Behind a TCP balancer
+// (DEVICE_PROXY_PROTOCOL) each connection's PROXY protocol header is read first, and its address is
+// the phone's. A connection sends a whole request within LOGIN_TIMEOUT_SECONDS of opening or is
+// closed, and stays open 65 s after each answer.
 // Once a phone's report is accepted, its next ones with the same identifier and key (on any
 // connection: many phones open one per report) are accepted without looking the unit up again, as a
 // TCP device identifies once per connection, until the unit is removed, given another identifier
 // or report key (forget), or the phone is detached.
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
-import { closeServer, hasBody } from '../../shared/http.js';
 import { reportKeyAccepts, reportKeyHash } from '../devices/report-key.js';
 import { hashSecret } from '../inbound/secret.js';
 import type { HttpProtocol } from '../protocols/types.js';
 import { ReportWindows } from './address-limits.js';
 import type { LiveConnection } from './connections.js';
+import { serveHttp, type HttpAnswer, type HttpConnection, type HttpRequest } from './http-wire.js';
 import { loginDeadline } from './login-deadline.js';
 import { deviceAddress, peerAddress } from './proxied-connection.js';
 import { answered, identify, screenReport, speakFor, standing, store, type PipelineDeps } from './pipeline.js';
-
-const MAX_BODY = 64 * 1024;
-
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        resolve(null);
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(null));
-  });
-}
 
 /**
  * Query or form parameters into `report`, a repeated one by its last value (as a parameter list
@@ -75,9 +57,10 @@ function queryOf(target: string): string {
  * from the query, with a form body's parameters over it, or a JSON body's fields (its key may also
  * come in the query).
  */
-function parseInput(req: IncomingMessage, body: string): { key: string | undefined; report: Record<string, unknown> } | string {
+function parseInput(req: HttpRequest): { key: string | undefined; report: Record<string, unknown> } | string {
+  const { body } = req;
   const query: Record<string, unknown> = {};
-  const queryKey = parameters(queryOf(req.url ?? ''), query);
+  const queryKey = parameters(queryOf(req.target), query);
   if (body.trim() === '') return { key: queryKey, report: query };
   const type = req.headers['content-type'] ?? '';
   if (type.includes('application/x-www-form-urlencoded')) {
@@ -100,11 +83,6 @@ function parseJsonObject(body: string): Record<string, unknown> | null {
   }
 }
 
-/** An answer goes with its Content-Length, not chunked: a phone's minimal HTTP client reads it by its length. */
-function answer(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
-}
-
 /**
  * Handling time of accepted reports, smoothed: a refused report is answered after as long, so the
  * answer's timing does not tell a known identifier from an unknown one.
@@ -122,7 +100,6 @@ class AnswerTime {
 
 export interface HttpReportServer {
   port: number;
-  server: Server;
   /** The unit was removed or its identifier or report key changed: its next report is looked up again. */
   forget(deviceId: string): void;
   /** Graceful stop: reports in flight are stored and answered; what is left at the deadline is cut. */
@@ -144,8 +121,15 @@ export interface HttpReportLimits {
   proxyProtocol: boolean;
 }
 
-/** How long a phone's connection stays open after an answer, waiting for its next report. */
+/**
+ * How long a phone's connection stays open after an answer, waiting for its next report: a phone
+ * reporting every few seconds up to a minute keeps its connection between reports, as a TCP unit
+ * does (5 s closed it before a phone reporting every 10 s came back, so each of its reports paid a
+ * new TCP handshake, and through a TLS terminator a TLS one too).
+ */
 const PHONE_KEEP_ALIVE_MS = 65_000;
+/** From a request's first byte until it is whole. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function startHttpReportServer(protocol: HttpProtocol, port: number, host: string, limits: HttpReportLimits, deps: PipelineDeps & { idleTimeoutMs: number; loginTimeoutMs: number }): Promise<HttpReportServer> {
   const online = new Map<string, { conn: LiveConnection; timer: NodeJS.Timeout }>();
@@ -192,21 +176,17 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     return conn;
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const reply = (status: number, text: string): void => answer(res, status, text);
+  async function handle(req: HttpRequest, socket: Socket): Promise<HttpAnswer> {
+    const reply = (status: number, text: string): HttpAnswer => ({ status, text });
     if (req.method !== 'GET' && req.method !== 'POST') return reply(405, 'method not allowed');
-    const remoteAddress = deviceAddress(req.socket);
+    const remoteAddress = deviceAddress(socket);
     const wait = budgets.take(remoteAddress);
     if (wait > 0) {
       deps.stats.osmandLimited++;
-      res.setHeader('Retry-After', String(wait));
-      return reply(429, 'too many reports');
+      return { status: 429, text: 'too many reports', retryAfter: wait };
     }
     const startedAt = performance.now();
-    // A phone's bodiless report (its fields in the query) is not waited for.
-    const body = hasBody(req) ? await readBody(req) : '';
-    if (body === null) return reply(413, 'report too large');
-    const input = parseInput(req, body);
+    const input = parseInput(req);
     if (typeof input === 'string') return reply(400, input);
     const { key, report } = input;
     const decoded = protocol.decode(report, new Date());
@@ -231,55 +211,52 @@ export async function startHttpReportServer(protocol: HttpProtocol, port: number
     if (replied) await replied;
     const commands = await deps.dispatcher.collect(device.id, protocol.name);
     if (commands.length === 0) answerTime.note(startedAt);
-    reply(200, commands.join('\n'));
+    return reply(200, commands.join('\n'));
   }
 
-  /** Each connection's deadline for its first whole request. */
-  const deadlines = new WeakMap<Socket, NodeJS.Timeout>();
-  const server = createServer((req, res) => {
-    clearTimeout(deadlines.get(req.socket));
-    handle(req, res).catch((err: unknown) => {
-      deps.logger.error({ err, protocol: protocol.name }, 'device report failed');
-      if (!res.headersSent) answer(res, 503, 'try again');
+  /** Every open connection, and its requests' reader once it has one (behind a balancer: once its header is read). */
+  const connections = new Map<Socket, HttpConnection | null>();
+  function serve(socket: Socket): void {
+    // As on the TCP ports, a connection that has not sent a whole request LOGIN_TIMEOUT_SECONDS after
+    // it opened is closed, whatever it sends.
+    const deadline = loginDeadline(socket, deps.stats, deps.loginTimeoutMs);
+    const connection = serveHttp(socket, (req) => handle(req, socket), {
+      keepAliveMs: PHONE_KEEP_ALIVE_MS,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      onFirst: () => clearTimeout(deadline),
+      onError: (err) => deps.logger.error({ err, protocol: protocol.name }, 'device report failed'),
+    });
+    connections.set(socket, connection);
+  }
+  const server = createServer((socket) => {
+    connections.set(socket, null);
+    socket.once('close', () => connections.delete(socket));
+    if (!limits.proxyProtocol) return serve(socket);
+    void peerAddress(socket, protocol.name, true, deps).then((address) => {
+      if (address === null || socket.destroyed) return;
+      serve(socket);
+      // After the reader listens: the bytes that came with the header reach it before anything read later.
+      socket.resume();
     });
   });
-  server.requestTimeout = 30_000;
-  // A phone reporting every few seconds up to a minute keeps its connection between reports, as a
-  // TCP unit does (Node's default of 5 s closed it before a phone reporting every 10 s came back, so
-  // each of its reports paid a new TCP handshake, and through a TLS terminator a TLS one too).
-  server.keepAliveTimeout = PHONE_KEEP_ALIVE_MS;
-  if (limits.proxyProtocol) {
-    // Node's HTTP parser takes a socket from the server's `connection` event: it gets the socket
-    // once the header is read off (the server still counts and closes the connection as its own).
-    const [parse] = server.listeners('connection') as ((socket: Socket) => void)[];
-    server.removeAllListeners('connection');
-    server.on('connection', (socket: Socket) => {
-      void peerAddress(socket, protocol.name, true, deps).then((address) => {
-        if (address === null || socket.destroyed) return;
-        parse!.call(server, socket);
-        // After the parser listens: the bytes that came with the header reach it (on the next tick)
-        // before anything read from the network later.
-        socket.resume();
-      });
-    });
-  }
-  // As on the TCP ports, a connection that has not sent a whole request LOGIN_TIMEOUT_SECONDS after it
-  // opened is closed, whatever it sends: left alone, Node keeps one that never sends a byte open for
-  // good (its header and request timeouts start with the first byte).
-  server.on('connection', (socket: Socket) => deadlines.set(socket, loginDeadline(socket, deps.stats, deps.loginTimeoutMs)));
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
   });
   return {
     port: bound,
-    server,
     forget(deviceId) {
       online.get(deviceId)?.conn.close();
     },
     async close(deadline) {
       for (const { timer } of online.values()) clearTimeout(timer);
-      await closeServer(server, deadline);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const connection of connections.values()) connection?.closeWhenIdle();
+      const cut = setTimeout(() => {
+        for (const socket of connections.keys()) socket.destroy();
+      }, Math.max(0, deadline - Date.now()));
+      await closed;
+      clearTimeout(cut);
     },
   };
 }
