@@ -69,7 +69,8 @@ export class Fields {
   number(): number {
     const v = this.text();
     const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n)) throw TRUNCATED;
+    // Number() reads a blank field as 0: only a 0 needs the field looked at again.
+    if (!Number.isFinite(n) || (n === 0 && v.trim() === '')) throw TRUNCATED;
     return n;
   }
 
