@@ -82,12 +82,13 @@ export class Gl200Framer extends ScanningFramer {
    * earlier report was cut off: resync there ('+' alone also appears inside reports, as in "+0000").
    */
   private textSize(pos: number): number {
-    const limit = Math.min(this.buf.length, pos + this.maxFrameBytes);
+    const buf = this.buf;
+    const limit = Math.min(buf.length, pos + this.maxFrameBytes);
     for (let i = pos + 1; i < limit; i += 1) {
-      const c = this.buf[i];
+      const c = buf[i];
       if (c === DOLLAR || c === NUL) return i + 1 - pos;
-      if (c === PLUS && TEXT_HEADER.test(this.buf.toString('latin1', i, i + 6))) return -1;
+      if (c === PLUS && TEXT_HEADER.test(buf.toString('latin1', i, i + 6))) return -1;
     }
-    return this.buf.length - pos >= this.maxFrameBytes ? -1 : 0;
+    return buf.length - pos >= this.maxFrameBytes ? -1 : 0;
   }
 }
