@@ -16,9 +16,13 @@ import { findNetwork } from './network.js';
 import { extraAttributes, typeAttributes } from './reports.js';
 import { tailAttributes } from './tail.js';
 
-const HEADER = /^\+(RESP|BUFF|ACK):GT([A-Z0-9]{3})$/;
+/** "+<kind>:GT<type>": the kind is what lies before ":GT", the type its last three characters. */
+const HEADER = /^\+(?:RESP|BUFF|ACK):GT[A-Z0-9]{3}$/;
 /** A 15-digit IMEI, or 14 hex digits on some units. */
 const IDENTITY = /^(\d{15}|[0-9A-Fa-f]{14})$/;
+/** The delimiters a text report ends with. */
+const DOLLAR = 0x24;
+const NUL = 0x00;
 /** Where a report's fields start after the header, version, IMEI and device name. */
 const FIRST_FIELD = 4;
 /** Reports laid out as GTFRI, whose fifth field is the external power in mV. */
@@ -30,11 +34,13 @@ export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
   if (frame.length < 2) return { positions: [] };
   if (binaryLengthField(frame, 0)) return decodeBinaryFrame(frame, conn);
   // A frame handed over whole (not cut by the framer) may still carry its delimiter.
-  const text = frame.toString('latin1').replace(/[$\0]$/, '');
+  const last = frame[frame.length - 1];
+  const text = frame.toString('latin1', 0, last === DOLLAR || last === NUL ? frame.length - 1 : frame.length);
   const f = text.split(',');
-  const header = HEADER.exec(f[0]!);
-  if (!header || f.length < 4) return { positions: [] };
-  const [, kind, type] = header as unknown as [string, string, string];
+  const head = f[0]!;
+  if (!HEADER.test(head) || f.length < 4) return { positions: [] };
+  const kind = head.slice(1, head.length - 6);
+  const type = head.slice(head.length - 3);
   const result: DecodeResult = { positions: [] };
   if (IDENTITY.test(f[2]!)) result.identity = f[2]!;
 
@@ -53,11 +59,12 @@ export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
     return result;
   }
 
-  const blocks = findLocations(f, FIRST_FIELD);
+  const positions = result.positions;
+  const end = findLocations(f, FIRST_FIELD, positions);
   const attributes: Telemetry = type === 'CAN' ? canAttributes(f) : {};
   typeAttributes(type, f[5], attributes);
   extraAttributes(type, f, attributes);
-  const status = blocks.length ? tailAttributes(f, blocks[blocks.length - 1]!.end, attributes) : -1;
+  const status = end > 0 ? tailAttributes(f, end, attributes) : -1;
   if (type === 'ERI' && status > 0) eriAttributes(f, status, attributes);
   // Units without an external supply report 0 or a single digit there.
   if (FRI_LAYOUT.has(type) && /^\d{2,5}$/.test(f[4]!) && Number(f[4]) > 10) attributes.power = Number(f[4]) / 1000;
@@ -65,19 +72,15 @@ export function decodeGl200(frame: Buffer, conn: ProtocolState): DecodeResult {
   if (archive) attributes.archive = true;
 
   // Several fixes in one report (GTFRI with a number > 1): the report's own values belong to the last.
-  for (const block of blocks) {
-    if (archive) block.position.attributes.archive = true;
-    result.positions.push(block.position);
-  }
-  const last = result.positions[result.positions.length - 1];
-  if (last) {
-    Object.assign(last.attributes, attributes);
+  if (positions.length) {
+    if (archive) for (const position of positions) position.attributes.archive = true;
+    Object.assign(positions[positions.length - 1]!.attributes, attributes);
     return result;
   }
   // No fix: the cells and access points heard, stored unlocated at the send time (never moving the unit).
   const network = findNetwork(f, FIRST_FIELD);
   const sent = parseTime(f[f.length - 2]);
-  if (network && sent) result.positions.push({ deviceTime: sent, valid: false, lat: 0, lng: 0, speed: 0, heading: 0, attributes: { ...attributes, network } });
+  if (network && sent) positions.push({ deviceTime: sent, valid: false, lat: 0, lng: 0, speed: 0, heading: 0, attributes: { ...attributes, network } });
   else if (Object.keys(attributes).length) result.attributes = attributes;
   else result.heartbeat = true;
   return result;

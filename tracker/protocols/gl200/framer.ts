@@ -12,28 +12,45 @@ const TEXT_HEADER = /^\+(RESP|BUFF):|^\+ACK:G/;
 /** Header, version, length: a frame shorter than this cannot be told apart yet. */
 const MIN_LENGTH = 11;
 
-/** Where each binary header keeps its total length (bytes after the header start). */
-const LENGTH_FIELD: Record<string, { at: number; size: 1 | 2 }> = {
-  '+RSP': { at: 9, size: 2 },
-  '+BSP': { at: 9, size: 2 },
-  '+EVT': { at: 9, size: 2 },
-  '+BVT': { at: 9, size: 2 },
-  '+INF': { at: 7, size: 2 },
-  '+BNF': { at: 7, size: 2 },
-  '+HBD': { at: 5, size: 1 },
-  '+CRD': { at: 6, size: 2 },
-  '+BRD': { at: 6, size: 2 },
-  '+LGN': { at: 6, size: 2 },
-  '+ACK': { at: 6, size: 1 },
-};
+/** Where a binary frame keeps its total length (bytes after the header start). */
+interface LengthField {
+  at: number;
+  size: 1 | 2;
+}
+
+/** The newer form: '+', NUL, then the length. */
+const TAGGED: LengthField = { at: 2, size: 2 };
+
+/**
+ * Where each binary header keeps its length, by the header's four bytes read as one big-endian
+ * number: every frame is looked up, and a number needs no string made of it.
+ */
+const LENGTH_FIELD = new Map<number, LengthField>(
+  Object.entries<LengthField>({
+    '+RSP': { at: 9, size: 2 },
+    '+BSP': { at: 9, size: 2 },
+    '+EVT': { at: 9, size: 2 },
+    '+BVT': { at: 9, size: 2 },
+    '+INF': { at: 7, size: 2 },
+    '+BNF': { at: 7, size: 2 },
+    '+HBD': { at: 5, size: 1 },
+    '+CRD': { at: 6, size: 2 },
+    '+BRD': { at: 6, size: 2 },
+    '+LGN': { at: 6, size: 2 },
+    '+ACK': { at: 6, size: 1 },
+  }).map(([header, field]) => [Buffer.from(header, 'latin1').readUInt32BE(0), field]),
+);
+const ACK = Buffer.from('+ACK', 'latin1').readUInt32BE(0);
+const COLON = 0x3a;
 
 /** The binary length field of the frame at buf[pos], or null when the frame is text. */
-export function binaryLengthField(buf: Buffer, pos: number): { at: number; size: 1 | 2 } | null {
-  if (buf[pos + 1] === NUL) return { at: 2, size: 2 };
-  const header = buf.toString('latin1', pos, pos + 4);
+export function binaryLengthField(buf: Buffer, pos: number): LengthField | null {
+  if (buf[pos + 1] === NUL) return TAGGED;
+  if (buf.length - pos < 4) return null;
+  const header = buf.readUInt32BE(pos);
   // "+ACK:GT…" is the text acknowledgement; "+ACK" followed by anything else is binary.
-  if (header === '+ACK' && buf[pos + 4] === 0x3a) return null;
-  return LENGTH_FIELD[header] ?? null;
+  if (header === ACK && buf[pos + 4] === COLON) return null;
+  return LENGTH_FIELD.get(header) ?? null;
 }
 
 export class Gl200Framer extends ScanningFramer {
@@ -54,7 +71,7 @@ export class Gl200Framer extends ScanningFramer {
     return field ? this.binarySize(pos, field) : this.textSize(pos);
   }
 
-  private binarySize(pos: number, field: { at: number; size: 1 | 2 }): number {
+  private binarySize(pos: number, field: LengthField): number {
     const length = field.size === 1 ? this.buf[pos + field.at]! : this.buf.readUInt16BE(pos + field.at);
     if (length < MIN_LENGTH || length > this.maxFrameBytes) return -1;
     return this.buf.length - pos >= length ? length : 0;
@@ -65,12 +82,13 @@ export class Gl200Framer extends ScanningFramer {
    * earlier report was cut off: resync there ('+' alone also appears inside reports, as in "+0000").
    */
   private textSize(pos: number): number {
-    const limit = Math.min(this.buf.length, pos + this.maxFrameBytes);
+    const buf = this.buf;
+    const limit = Math.min(buf.length, pos + this.maxFrameBytes);
     for (let i = pos + 1; i < limit; i += 1) {
-      const c = this.buf[i];
+      const c = buf[i];
       if (c === DOLLAR || c === NUL) return i + 1 - pos;
-      if (c === PLUS && TEXT_HEADER.test(this.buf.toString('latin1', i, i + 6))) return -1;
+      if (c === PLUS && TEXT_HEADER.test(buf.toString('latin1', i, i + 6))) return -1;
     }
-    return this.buf.length - pos >= this.maxFrameBytes ? -1 : 0;
+    return buf.length - pos >= this.maxFrameBytes ? -1 : 0;
   }
 }

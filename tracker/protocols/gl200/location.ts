@@ -11,27 +11,32 @@ const COORDINATE = /^-?\d{1,3}\.\d+$/;
 const DECIMAL = /^-?\d{1,7}(\.\d+)?$/;
 const TIME = /^\d{14}$/;
 
-/** A location block: the position and the index of the field after its time. */
-export interface LocationBlock {
-  position: DecodedPosition;
-  end: number;
+/** The value of the decimal digits s[from..to) (the caller has checked they are digits). */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 0x30;
+  return n;
 }
 
 /** yyyyMMddHHmmss in UTC, or null when it is not a date. */
 export function parseTime(field: string | undefined): Date | null {
   if (!field || !TIME.test(field)) return null;
-  const n = (from: number, to: number) => Number(field.slice(from, to));
-  return utcDate(n(0, 4), n(4, 6), n(6, 8), n(8, 10), n(10, 12), n(12, 14));
+  return utcDate(digits(field, 0, 4), digits(field, 4, 6), digits(field, 6, 8), digits(field, 8, 10), digits(field, 10, 12), digits(field, 12, 14));
 }
 
 function number(field: string | undefined): number {
   return field && DECIMAL.test(field) ? Number(field) : 0;
 }
 
-/** Every location block with a fix in the fields, in order. */
-export function findLocations(f: string[], from: number): LocationBlock[] {
-  const blocks: LocationBlock[] = [];
+/**
+ * Adds a position for every location block with a fix in the fields, in order; returns the index
+ * of the field after the last one's time, or -1 when there is none.
+ */
+export function findLocations(f: string[], from: number, positions: DecodedPosition[]): number {
+  let end = -1;
   for (let t = from + 6; t < f.length; t += 1) {
+    // A time has 14 characters: that rules out most fields at a glance.
+    if (f[t]!.length !== 14) continue;
     const lng = f[t - 2]!;
     const lat = f[t - 1]!;
     if (!COORDINATE.test(lng) || !COORDINATE.test(lat)) continue;
@@ -57,14 +62,18 @@ export function findLocations(f: string[], from: number): LocationBlock[] {
     if (accuracyValue > 0) position.attributes.hdop = accuracyValue;
     const network = cell(f, t + 1);
     if (network) position.attributes.network = network;
-    blocks.push({ position, end: t + 1 });
+    positions.push(position);
+    end = t + 1;
   }
-  return blocks;
+  return end;
 }
 
 /** MCC and MNC in decimal, LAC and cell id in hex, as the block after the time holds them. */
 function cell(f: string[], at: number): NetworkInfo | undefined {
-  const [mcc, mnc, lac, cid] = f.slice(at, at + 4);
+  const mcc = f[at];
+  const mnc = f[at + 1];
+  const lac = f[at + 2];
+  const cid = f[at + 3];
   if (!mcc || !mnc || !lac || !cid || !/^\d{1,4}$/.test(mcc) || !/^\d{1,4}$/.test(mnc)) return undefined;
   if (!/^[0-9A-Fa-f]{1,8}$/.test(lac) || !/^[0-9A-Fa-f]{1,8}$/.test(cid)) return undefined;
   return {

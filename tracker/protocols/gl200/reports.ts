@@ -37,6 +37,7 @@ export function typeAttributes(type: string, reportType: string | undefined, att
   const alarm = ALARM_OF[type];
   if (alarm) addAlarm(attributes, alarm);
   if (type in IGNITION) attributes.ignition = IGNITION[type];
+  if (type !== 'HBM' && type !== 'IGL' && type !== 'NMR') return;
   const code = reportType !== undefined && /^[0-9A-Fa-f]{1,2}$/.test(reportType) ? parseInt(reportType, 16) : undefined;
   if (code === undefined) return;
   if (type === 'HBM' && HARSH[code % 0x10]) addAlarm(attributes, HARSH[code % 0x10]!);

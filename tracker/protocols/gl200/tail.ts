@@ -24,7 +24,7 @@ export function tailAttributes(f: string[], end: number, attributes: Telemetry):
 
 /** The first 6-hex-digit field after `end` (not among the last two) that follows a percentage, or -1. */
 function statusIndex(f: string[], end: number): number {
-  for (let i = end + 1; i < f.length - 2; i++) if (STATUS.test(f[i]!) && percent(f[i - 1]) !== undefined) return i;
+  for (let i = end + 1; i < f.length - 2; i++) if (f[i]!.length === 6 && STATUS.test(f[i]!) && percent(f[i - 1]) !== undefined) return i;
   return -1;
 }
 
