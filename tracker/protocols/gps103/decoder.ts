@@ -9,6 +9,7 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import { KNOTS_TO_KMH, utcDate } from '../reader.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
+import { isTerminator } from './framer.js';
 
 const LOAD = Buffer.from('LOAD', 'latin1');
 const ON = Buffer.from('ON', 'latin1');
@@ -57,16 +58,17 @@ const ALTERNATIVE = /^imei:(\d+),[^,]+,(?:-+|(.+?)),(?:-+|(.+?)),(?:-+|(.+?)),(\
  * `receivedAt` times a report whose date the unit left empty; it defaults to now, the moment the
  * server decodes what just arrived.
  */
-export function decodeGps103(frame: Buffer, _conn: ProtocolState, receivedAt = new Date()): DecodeResult {
-  const terminator = frame.toString('latin1', frame.length - 1);
-  let text = frame.toString('latin1').replace(/[;*\r\n]$/, '');
+export function decodeGps103(frame: Buffer, _conn: ProtocolState, receivedAt?: Date): DecodeResult {
+  const last = frame[frame.length - 1];
+  // The text without its terminator.
+  let text = frame.toString('latin1', 0, last !== undefined && isTerminator(last) ? frame.length - 1 : frame.length);
 
-  if (text.includes('imei:') && text.length <= HANDSHAKE_MAX) {
+  if (text.length <= HANDSHAKE_MAX && text.includes('imei:')) {
     const id = /imei:(\d+),/.exec(text)?.[1];
     return { positions: [], heartbeat: true, reply: LOAD, ...(id ? { identity: id } : {}) };
   }
   let reply: Buffer | undefined;
-  if (/^\d/.test(text)) {
+  if (text.charCodeAt(0) >= 0x30 && text.charCodeAt(0) <= 0x39) {
     // The heartbeat is the bare IMEI; some units also put it in front of a whole report.
     reply = ON;
     const start = text.indexOf('imei:');
@@ -78,7 +80,7 @@ export function decodeGps103(frame: Buffer, _conn: ProtocolState, receivedAt = n
   const result =
     text.startsWith('vr', 21) ? photo(text)
     : keyword.includes('OBD') ? obd(text)
-    : terminator === '*' ? alternative(text)
+    : last === 0x2a /* '*' */ ? alternative(text)
     : regular(text, receivedAt);
   if (!result) return reply ? { positions: [], heartbeat: true, reply } : { positions: [] };
   if (reply) result.reply = reply;
@@ -97,7 +99,7 @@ const heading = (v: string | undefined) => {
   return degrees <= 360 ? degrees : 0;
 };
 
-function regular(text: string, receivedAt: Date): DecodeResult | null {
+function regular(text: string, receivedAt: Date | undefined): DecodeResult | null {
   const m = REGULAR.exec(text);
   if (!m) return null;
   const [, imei, keyword, yy, mo, dd, lh, lm, rfid, lac, cid, uh, um, us, validity, latHem1, latDeg, latMin, latHem2, lngHem1, lngDeg, lngMin, lngHem2, speed, course, altitude, acc, door, fuel1, fuel2, temp] = m as unknown as (string | undefined)[];
@@ -117,10 +119,12 @@ function regular(text: string, receivedAt: Date): DecodeResult | null {
   if (!time || lat === null || lng === null) return withoutFix(result, attributes);
   if (acc) attributes.ignition = acc === '1';
   if (door) attributes.door = door === '1';
-  const io: Record<string, number> = {};
-  if (fuel1) io.fuel1 = Number(fuel1);
-  if (fuel2) io.fuel2 = Number(fuel2);
-  if (Object.keys(io).length) attributes.io = { ...attributes.io, ...io };
+  if (fuel1 || fuel2) {
+    const io: Record<string, number> = {};
+    if (fuel1) io.fuel1 = Number(fuel1);
+    if (fuel2) io.fuel2 = Number(fuel2);
+    attributes.io = { ...attributes.io, ...io };
+  }
   if (temp) attributes.temp1 = Number(temp);
   const position: DecodedPosition = {
     deviceTime: time,
@@ -147,6 +151,7 @@ function withoutFix(result: DecodeResult, attributes: Telemetry): DecodeResult {
 /** What the keyword says: an alarm, the ACC line, a temperature or fuel reading, the driver, or an event. */
 function keywordAttributes(keyword: string, rfid: string | undefined): Telemetry {
   const attributes: Telemetry = {};
+  if (PLAIN.has(keyword)) return attributes;
   const alarm = keyword.startsWith('T:') ? 'temperature' : keyword.startsWith('oil') ? 'fuelLeak' : ALARMS[keyword];
   if (alarm) addAlarm(attributes, alarm);
   if (keyword === 'acc on' || keyword === 'acc off') attributes.ignition = keyword === 'acc on';
@@ -157,7 +162,7 @@ function keywordAttributes(keyword: string, rfid: string | undefined): Telemetry
     const litres = Number(keyword.slice(4));
     if (Number.isFinite(litres)) attributes.fuel = litres;
   } else if (keyword === 'rfid' && rfid) attributes.driverUniqueId = rfid;
-  if (!alarm && !PLAIN.has(keyword) && !NOT_EVENTS.test(keyword)) attributes.event = keyword.slice(0, 64);
+  if (!alarm && !NOT_EVENTS.test(keyword)) attributes.event = keyword.slice(0, 64);
   return attributes;
 }
 
@@ -166,14 +171,22 @@ function keywordAttributes(keyword: string, rfid: string | undefined): Telemetry
  * time and the fix's UTC time of day (within ±12 h); the seconds come from the fix. Without a
  * date, the time of arrival.
  */
-function reportTime(yy?: string, mo?: string, dd?: string, lh?: string, lm?: string, uh?: string, um?: string, us?: string, receivedAt = new Date()): Date | null {
-  if (!yy) return receivedAt;
-  const local = utcDate(2000 + Number(yy), Number(mo), Number(dd), Number(lh), Number(lm), Number(us ?? 0));
+function reportTime(yy?: string, mo?: string, dd?: string, lh?: string, lm?: string, uh?: string, um?: string, us?: string, receivedAt?: Date): Date | null {
+  if (!yy) return receivedAt ?? new Date();
+  const hour = twoDigits(lh!);
+  const minute = twoDigits(lm!);
+  const local = utcDate(2000 + twoDigits(yy), twoDigits(mo!), twoDigits(dd!), hour, minute, us === undefined ? 0 : twoDigits(us));
   if (!local || uh === undefined) return local;
-  let delta = (Number(lh) - Number(uh)) * 60 + Number(lm) - Number(um);
+  let delta = (hour - twoDigits(uh)) * 60 + minute - twoDigits(um!);
   if (delta <= -12 * 60) delta += 24 * 60;
   else if (delta > 12 * 60) delta -= 24 * 60;
-  return new Date(local.getTime() - delta * 60_000);
+  local.setTime(local.getTime() - delta * 60_000);
+  return local;
+}
+
+/** Two digits (a `\d\d` field of the patterns) from their character codes, cheaper than Number() of a new string. */
+function twoDigits(v: string): number {
+  return (v.charCodeAt(0) - 0x30) * 10 + v.charCodeAt(1) - 0x30;
 }
 
 /** Degrees from (d)ddmm.mmmm, negative in the given hemisphere; null when out of range. */
@@ -212,7 +225,7 @@ function alternative(text: string): DecodeResult | null {
   const m = ALTERNATIVE.exec(text);
   if (!m) return null;
   const [, imei, event, sensorId, sensorVoltage, hh, mi, ss, dd, mo, yy, rssi, fix, lat, lng, speed, course, altitude, hdop, sats, acc, charge, error] = m as unknown as (string | undefined)[];
-  const time = utcDate(2000 + Number(yy), Number(mo), Number(dd), Number(hh), Number(mi), Number(ss));
+  const time = utcDate(2000 + twoDigits(yy!), twoDigits(mo!), twoDigits(dd!), twoDigits(hh!), twoDigits(mi!), twoDigits(ss!));
   if (!time || Math.abs(Number(lat)) > 90 || Math.abs(Number(lng)) > 180) return { identity: imei!, positions: [] };
   const attributes: Telemetry = { rssi: Number(rssi), hdop: Number(hdop), ignition: acc === '1', charge: charge === '1' };
   if (event) attributes.event = event.slice(0, 64);

@@ -5,7 +5,7 @@
 import { ScanningFramer } from '../scanning-framer.js';
 
 /** ';', '*', '\n', '\r': compared directly, since the search runs over every byte of a message. */
-const isTerminator = (c: number) => c === 0x3b || c === 0x2a || c === 0x0a || c === 0x0d;
+export const isTerminator = (c: number) => c === 0x3b || c === 0x2a || c === 0x0a || c === 0x0d;
 const isStart = (c: number) => c === 0x69 || c === 0x23 || (c >= 0x30 && c <= 0x39);
 const IMEI = Buffer.from('imei:', 'latin1');
 

@@ -2,7 +2,7 @@
 //   *HQ,<id>,V1,HHMMSS,A|V,DDMM.MMMM,N|S,DDDMM.MMMM,E|W,<knots>,<course>,DDMMYY,<status>…#
 // Binary messages ('$') carry the same data as packed BCD. The 32-bit status word is
 // active-low: a cleared bit signals the condition.
-import { ddmmyyHhmmss, KNOTS_TO_KMH, utcDate } from '../reader.js';
+import { ddmmyyHhmmss, KNOTS_TO_KMH } from '../reader.js';
 import type { NetworkInfo, Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 
@@ -106,6 +106,7 @@ function percent(value: string | undefined): number | undefined {
 }
 
 const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
+const isDecimal = (v: string | undefined) => v !== undefined && /^-?\d+(\.\d+)?$/.test(v);
 const sixDigits = (v: string | undefined) => v !== undefined && /^\d{6}$/.test(v);
 /** A decimal field as a number; NaN for an empty or malformed one (Number('') would be 0). */
 const int = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v) ? Number(v) : NaN);
@@ -201,9 +202,9 @@ function parsePositionBlock(f: string[], i: number, receivedAt: Date): DecodedPo
   const course = f[i + 7] ? Number(f[i + 7]) : 0;
   // Some models put a battery field before the date.
   let d = i + 8;
-  if (!/^\d{6}$/.test(f[d] ?? '') && /^\d{6}$/.test(f[d + 1] ?? '')) d += 1;
+  if (!sixDigits(f[d]) && sixDigits(f[d + 1])) d += 1;
   const date = f[d] ?? '';
-  if (!/^([ABV]|\d*)$/.test(validity)) return null;
+  if (validity !== 'A' && !/^([ABV]|\d*)$/.test(validity)) return null;
   if (lat === null || lng === null || !Number.isFinite(speed) || !Number.isFinite(course)) return null;
   // Units without a clock fix send empty time and date: the report is timed on arrival.
   const deviceTime = time === '' && date === '' ? receivedAt : messageTime(time, date);
@@ -212,25 +213,17 @@ function parsePositionBlock(f: string[], i: number, receivedAt: Date): DecodedPo
   // The status word follows the date, or comes after three SIM fields (IP, phone, ICCID).
   const s = isStatus(f[d + 1]) ? d + 1 : isStatus(f[d + 4]) ? d + 4 : -1;
   if (s > 0) applyStatus(parseInt(f[s]!, 16), attributes);
-  let altitude: number | undefined;
+  const valid = validity === 'A' || /^\d+$/.test(validity);
   // Extended V1: odometer, temperature, fuel %, altitude, LAC, cell id.
-  const ext = s > 0 ? f.slice(s + 1, s + 7) : [];
-  if (ext.length === 6 && ext.slice(0, 4).every((v) => /^-?\d+(\.\d+)?$/.test(v))) {
-    attributes.odometer = Number(ext[0]);
-    attributes.temp1 = Number(ext[1]);
-    attributes.fuelLevel = Number(ext[2]);
-    altitude = Number(ext[3]);
+  const e = s + 1;
+  if (s > 0 && e + 6 <= f.length && isDecimal(f[e]) && isDecimal(f[e + 1]) && isDecimal(f[e + 2]) && isDecimal(f[e + 3])) {
+    attributes.odometer = Number(f[e]);
+    attributes.temp1 = Number(f[e + 1]);
+    attributes.fuelLevel = Number(f[e + 2]);
+    // Every position lists its keys in one order: the altitude right after the validity.
+    return { deviceTime, valid, altitude: Number(f[e + 3]), lat, lng, speed: speed * KNOTS_TO_KMH, heading: course, attributes };
   }
-  return {
-    deviceTime,
-    valid: validity === 'A' || /^\d+$/.test(validity),
-    ...(altitude !== undefined ? { altitude } : {}),
-    lat,
-    lng,
-    speed: speed * KNOTS_TO_KMH,
-    heading: course,
-    attributes,
-  };
+  return { deviceTime, valid, lat, lng, speed: speed * KNOTS_TO_KMH, heading: course, attributes };
 }
 
 /** Accepts DDMM.MMMM, DDMMMMMM (implied 4 decimals) and -D-M.MMMM forms. */
@@ -238,7 +231,7 @@ function coordinate(value: string | undefined, hemi: string | undefined, pos: st
   if (!value || (hemi !== pos && hemi !== neg)) return null;
   let degrees: number;
   let minutes: number;
-  const dashed = /^-(\d+)-(\d+\.\d+)$/.exec(value);
+  const dashed = value[0] === '-' ? /^-(\d+)-(\d+\.\d+)$/.exec(value) : null;
   if (dashed) {
     degrees = Number(dashed[1]);
     minutes = Number(dashed[2]);
@@ -259,14 +252,16 @@ function coordinate(value: string | undefined, hemi: string | undefined, pos: st
 
 /** Status word alarms in the manual's priority order; bits are active-low. */
 export function applyStatus(status: number, a: Telemetry): void {
-  const cleared = (bit: number) => (status & (2 ** bit)) === 0;
-  if (cleared(0)) a.alarm = 'vibration';
-  else if (cleared(1) || cleared(18)) a.alarm = 'sos';
-  else if (cleared(2)) a.alarm = 'overspeed';
-  else if (cleared(19)) a.alarm = 'powerCut';
-  a.ignition = !cleared(10);
-  a.io = { ...a.io, status };
+  if (!(status & 0x01)) a.alarm = 'vibration';
+  else if (!(status & 0x02) || !(status & 0x40000)) a.alarm = 'sos'; // bits 1, 18
+  else if (!(status & 0x04)) a.alarm = 'overspeed';
+  else if (!(status & 0x80000)) a.alarm = 'powerCut'; // bit 19
+  a.ignition = (status & 0x400) !== 0; // bit 10
+  a.io = a.io ? { ...a.io, status } : { status };
 }
+
+/** `count` BCD digits from byte `from` of a frame written as hex. */
+const digitsAt = (hex: string, from: number, count: number) => hex.slice(from * 2, from * 2 + count);
 
 /**
  * Binary report: '$', id (5 BCD bytes, or 8 holding a 15-digit IMEI in 42-byte messages),
@@ -277,14 +272,12 @@ function decodeBinary(frame: Buffer): DecodeResult {
   const idBytes = frame.length === 42 ? 8 : 5;
   const o = idBytes - 5; // shift of every later field
   const hex = frame.toString('hex');
-  const digits = (from: number, count: number) => hex.slice(from * 2, from * 2 + count);
-  const identity = digits(1, idBytes === 8 ? 15 : 10);
-  const head = digits(6 + o, 12 + 8);
-  const lngDigits = digits(17 + o, 9);
-  const motion = digits(22 + o, 6);
+  const identity = digitsAt(hex, 1, idBytes === 8 ? 15 : 10);
+  const head = digitsAt(hex, 6 + o, 12 + 8);
+  const lngDigits = digitsAt(hex, 17 + o, 9);
+  const motion = digitsAt(hex, 22 + o, 6);
   if (!/^\d+$/.test(identity + head + lngDigits + motion)) return { positions: [] };
-  const t = (k: number) => Number(head.slice(k * 2, k * 2 + 2));
-  const deviceTime = utcDate(2000 + t(5), t(4), t(3), t(0), t(1), t(2));
+  const deviceTime = ddmmyyHhmmss(head.slice(6, 12), head.slice(0, 6));
   let lat = Number(head.slice(12, 14)) + Number(head.slice(14, 20)) / 10000 / 60;
   let lng = Number(lngDigits.slice(0, 3)) + Number(lngDigits.slice(3)) / 10000 / 60;
   const flags = frame[21 + o]! & 0x0f;

@@ -35,8 +35,22 @@ export interface Jt808Session {
 }
 
 export function rememberTerminal(conn: ProtocolState, terminal: Buffer, version: number | undefined): void {
+  const kept = conn.state.jt808 as Jt808Session | undefined;
+  // A terminal keeps its number and header version: what it sent last is mostly kept already.
+  if (kept && kept.version === version && isHexOf(kept.terminal, terminal)) return;
   const seen: Jt808Session = { terminal: terminal.toString('hex'), version };
   conn.state.jt808 = seen;
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+
+/** Whether `hex` is the bytes written as hex (as Buffer writes it, lower case). */
+function isHexOf(hex: string, bytes: Buffer): boolean {
+  if (hex.length !== bytes.length * 2) return false;
+  for (let i = 0; i < bytes.length; i++) {
+    if (hex[2 * i] !== HEX_DIGITS[bytes[i]! >> 4] || hex[2 * i + 1] !== HEX_DIGITS[bytes[i]! & 0x0f]) return false;
+  }
+  return true;
 }
 
 /**

@@ -22,19 +22,27 @@ export function headerLength(type: number, attributes: number): number {
 
 /** The message with its escapes undone (a 7d followed by anything but 01/02 is kept as is). */
 export function unescape(frame: Buffer): Buffer {
-  if (!frame.includes(ESCAPE)) return frame;
-  const out: number[] = [];
-  for (let i = 0; i < frame.length; i++) {
+  return frame.includes(ESCAPE) ? unescapeInPlace(Buffer.from(frame)) : frame;
+}
+
+/**
+ * Undoes the escapes within the frame's own bytes, each byte moving up over the escapes before it:
+ * for a frame nothing else reads. Returns the part that holds the message.
+ */
+function unescapeInPlace(frame: Buffer): Buffer {
+  let at = frame.indexOf(ESCAPE);
+  if (at < 0) return frame;
+  for (let i = at; i < frame.length; i++) {
     const b = frame[i]!;
     const next = frame[i + 1];
     if (b === ESCAPE && (next === 0x01 || next === 0x02)) {
-      out.push(next === 0x01 ? ESCAPE : FLAG);
+      frame[at++] = next === 0x01 ? ESCAPE : FLAG;
       i++;
     } else {
-      out.push(b);
+      frame[at++] = b;
     }
   }
-  return Buffer.from(out);
+  return at === frame.length ? frame : frame.subarray(0, at);
 }
 
 /** Escapes 7e and 7d between the delimiters of a built message (the message itself when it has none). */
@@ -63,7 +71,20 @@ function declaredLength(message: Buffer): number | null {
   return message.length < header ? null : header + (attributes & 0x03ff) + 1 + 1;
 }
 
-class Jt808StreamFramer extends ScanningFramer {
+/** Frames as the decoder reads them: unescaped, unless the unit sent the body raw (its declared length says so). */
+class Jt808Framer extends ScanningFramer {
+  override push(chunk: Buffer): Buffer[] {
+    const frames = super.push(chunk);
+    for (let i = 0; i < frames.length; i++) {
+      const frame = frames[i]!;
+      if (frame[0] !== FLAG || declaredLength(frame) === frame.length) continue;
+      // A frame cut out of the buffered bytes is the framer's own copy, so its escapes are undone
+      // where it lies; a read that is the whole frame is still the caller's, and is not written to.
+      frames[i] = frame === chunk ? unescape(frame) : unescapeInPlace(frame);
+    }
+    return frames;
+  }
+
   protected frameSize(pos: number): number {
     const b = this.buf;
     const first = b[pos];
@@ -92,13 +113,6 @@ class Jt808StreamFramer extends ScanningFramer {
   }
 }
 
-/** Frames as the decoder reads them: unescaped, unless the unit sent the body raw (its declared length says so). */
 export function createJt808Framer(maxFrameBytes: number): Framer {
-  const framer = new Jt808StreamFramer(maxFrameBytes);
-  return {
-    push: (chunk) => framer.push(chunk).map((frame) => (frame[0] === FLAG && (declaredLength(frame) ?? 0) !== frame.length ? unescape(frame) : frame)),
-    get skipped() {
-      return framer.skipped;
-    },
-  };
+  return new Jt808Framer(maxFrameBytes);
 }

@@ -69,10 +69,10 @@ export function decodeLocation(r: Reader): DecodedPosition {
         readExtension(r.bytes(r.remaining), a, io);
         break;
       }
-      const end = Math.min(r.pos + length, r.end);
-      const item = r.bytes(end - r.pos);
+      const at = r.skip(Math.min(length, r.remaining));
+      if (readStandardItem(id, r.buf, at, r.pos - at, position)) continue;
       try {
-        readItem(id, item, position, io, cells, wifi);
+        readItem(id, r.buf.subarray(at, r.pos), position, io, cells, wifi);
       } catch (err) {
         // An item shorter than its id's layout is skipped; the rest of the report stands.
         if (!OUT_OF_BOUNDS.has((err as { code?: string }).code ?? '')) throw err;
@@ -88,41 +88,55 @@ export function decodeLocation(r: Reader): DecodedPosition {
   return position;
 }
 
-/** One additional-information item, read straight off its bytes: no helper closures made per item, as nowhere on the ingest path. */
+/**
+ * The standard's items (mileage, fuel, speed, signals, analog inputs, signal strength, satellites),
+ * which nearly every report carries, and 0xa7 (analog inputs as 0x2b), read where they lie in the
+ * frame; true when `id` is one of them. One too short for its value sets nothing.
+ */
+function readStandardItem(id: number, b: Buffer, at: number, n: number, p: DecodedPosition): boolean {
+  const a = p.attributes;
+  switch (id) {
+    case 0x01:
+      if (n >= 4) a.odometer = b.readUInt32BE(at) * 100; // 0.1 km
+      return true;
+    case 0x02:
+      if (n >= 2) {
+        const fuel = b.readUInt16BE(at);
+        a.fuel = fuel & 0x8000 ? fuel & 0x7fff : fuel / 10;
+      }
+      return true;
+    case 0x03:
+      if (n >= 2) a.obdSpeed = b.readUInt16BE(at) / 10;
+      return true;
+    case 0x25:
+      if (n >= 4) a.input = b.readUInt32BE(at);
+      return true;
+    case 0x2b:
+    case 0xa7:
+      if (n >= 2) a.adc1 = b.readUInt16BE(at) / 100;
+      if (n >= 4) a.adc2 = b.readUInt16BE(at + 2) / 100;
+      return true;
+    case 0x30:
+      if (n >= 1) a.rssi = b[at]!;
+      return true;
+    case 0x31:
+      if (n >= 1) p.satellites = b[at]!;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** One of the other additional-information items, read straight off its bytes: no helper closures made per item, as nowhere on the ingest path. */
 function readItem(id: number, v: Buffer, p: DecodedPosition, io: Io, cells: CellTower[], wifi: WifiAccessPoint[]): void {
   const a = p.attributes;
   const n = v.length;
   switch (id) {
-    case 0x01:
-      a.odometer = v.readUInt32BE(0) * 100; // 0.1 km
-      break;
-    case 0x02: {
-      const fuel = v.readUInt16BE(0);
-      a.fuel = fuel & 0x8000 ? fuel & 0x7fff : fuel / 10;
-      break;
-    }
-    case 0x03:
-      a.obdSpeed = v.readUInt16BE(0) / 10;
-      break;
     case 0x06:
       a.batteryLevel = v.readUInt8(0);
       break;
     case 0x14:
       io.videoAlarm = v.readUInt32BE(0);
-      break;
-    case 0x25:
-      a.input = v.readUInt32BE(0);
-      break;
-    case 0x2b:
-    case 0xa7:
-      a.adc1 = v.readUInt16BE(0) / 100;
-      a.adc2 = v.readUInt16BE(2) / 100;
-      break;
-    case 0x30:
-      a.rssi = v.readUInt8(0);
-      break;
-    case 0x31:
-      p.satellites = v.readUInt8(0);
       break;
     case 0x33:
       if (n === 1) io.mode = v.readUInt8(0);

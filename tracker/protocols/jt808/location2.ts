@@ -5,12 +5,10 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import { type Reader, utcDate } from '../reader.js';
 import type { DecodedPosition } from '../types.js';
-import type { Io } from './values.js';
+import { bcd, type Io } from './values.js';
 
 /** Alarm word bits of product 3 (products 1 and 2 only use bit 0, low power). */
 const PRODUCT3_ALARMS: [number, Alarm][] = [[0, 'overspeed'], [1, 'lowPower'], [2, 'vibration'], [3, 'lowBattery'], [5, 'geofenceEnter'], [6, 'geofenceExit']];
-
-const bcd = (b: number) => (b >> 4) * 10 + (b & 0x0f);
 
 /** ddmm.mmmm as BCD digits (`digits` of them, 8 or 9), to degrees. */
 function coordinate(digits: string): number {

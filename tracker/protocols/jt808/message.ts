@@ -4,6 +4,7 @@
 // from the message id to the end of the body.
 import { Reader } from '../reader.js';
 import { escape, headerLength, SHORT_SERIAL } from './framer.js';
+import { bcd } from './values.js';
 
 export interface Header {
   type: number;
@@ -46,10 +47,21 @@ export function readHeader(frame: Buffer): Header | null {
  * BCD is a 48-bit IMEI prefix, completed with its Luhn check digit.
  */
 export function terminalId(terminal: Buffer): string {
-  const hex = terminal.toString('hex');
-  if (/^[0-9]+$/.test(hex)) return hex.replace(/^0+(?=.)/, '');
-  const imei = terminal.readUIntBE(0, 6);
-  return `${imei}${luhn(imei)}`;
+  // The digits are read as numbers of up to ten digits each, the last five bytes and those before
+  // (a double holds them exactly), so the padding falls away as the number is written out.
+  const split = terminal.length - 5;
+  let high = 0;
+  let low = 0;
+  for (let i = 0; i < terminal.length; i++) {
+    const b = terminal[i]!;
+    if (b >> 4 > 9 || (b & 0x0f) > 9) {
+      const imei = terminal.readUIntBE(0, 6);
+      return `${imei}${luhn(imei)}`;
+    }
+    if (i < split) high = high * 100 + bcd(b);
+    else low = low * 100 + bcd(b);
+  }
+  return high > 0 ? `${high}${String(low).padStart(10, '0')}` : String(low);
 }
 
 function luhn(value: number): number {
@@ -83,12 +95,14 @@ export function buildMessage(type: number, terminal: Buffer, serial: number, bod
   return escape(message);
 }
 
+/** The body of 0x8001, written for each answer and copied into it: one buffer for them all. */
+const GENERAL_BODY = Buffer.alloc(5);
+
 /** 0x8001: the platform's general answer (the message's serial and id, result 0 = success). */
 export function generalResponse(h: Header): Buffer {
-  const body = Buffer.alloc(5);
-  body.writeUInt16BE(h.serial, 0);
-  body.writeUInt16BE(h.type, 2);
-  return buildMessage(0x8001, h.terminal, 0, body, h.version);
+  GENERAL_BODY.writeUInt16BE(h.serial, 0);
+  GENERAL_BODY.writeUInt16BE(h.type, 2);
+  return buildMessage(0x8001, h.terminal, 0, GENERAL_BODY, h.version);
 }
 
 /** 0x4401: the locks' answer (message id, result 0), asked for by attribute bit 15. */

@@ -15,9 +15,16 @@ const UTC_OFFSET_MS = 8 * 3600_000;
 
 export function readBcdTime(r: Reader): Date | null {
   const at = r.skip(6);
-  const bcd = (i: number) => ((r.buf[at + i]! >> 4) * 10 + (r.buf[at + i]! & 0x0f));
-  const local = utcDate(2000 + bcd(0), bcd(1), bcd(2), bcd(3), bcd(4), bcd(5));
-  return local && new Date(local.getTime() - UTC_OFFSET_MS);
+  const b = r.buf;
+  const local = utcDate(2000 + bcd(b[at]!), bcd(b[at + 1]!), bcd(b[at + 2]!), bcd(b[at + 3]!), bcd(b[at + 4]!), bcd(b[at + 5]!));
+  if (!local) return null;
+  local.setTime(local.getTime() - UTC_OFFSET_MS);
+  return local;
+}
+
+/** Two BCD digits in a byte. */
+export function bcd(byte: number): number {
+  return (byte >> 4) * 10 + (byte & 0x0f);
 }
 
 /**
