@@ -10,7 +10,7 @@ import { emptyWhenTruncated, utcDate } from '../reader.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { eventAlarm } from './alarms.js';
 import { decodeCcc, decodeCce } from './binary.js';
-import { meitrackChecksum, meitrackMessage } from './checksum.js';
+import { meitrackMessage, meitrackSum } from './checksum.js';
 
 /** Photo transfer: the unit's D03 confirmation and D00 picture chunks (pictures are not stored). */
 const PHOTO = new Set(['D00', 'D03']);
@@ -21,21 +21,22 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   if (frame[0] !== 0x24 || frame[1] !== 0x24 || second < 0) return { positions: [] };
   const identity = frame.toString('latin1', first + 1, second);
   if (!/^\d{1,20}$/.test(identity)) return { positions: [] };
-  const flag = frame.toString('latin1', 2, 3);
   const type = frame.toString('latin1', second + 1, second + 4);
   // The checksum closes binary packets too ("…*XX\r\n"): their data may hold a '*', the last one is its.
   const star = frame.lastIndexOf(0x2a);
   const result: DecodeResult = { identity, positions: [] };
   if (star >= 0 && frame.length >= star + 3) {
-    result.badChecksum = frame.toString('latin1', star + 1, star + 3).toUpperCase() !== meitrackChecksum(frame.subarray(0, star + 1));
+    // Either case of hex digit is accepted.
+    const high = hexDigit(frame[star + 1]!);
+    const low = hexDigit(frame[star + 2]!);
+    result.badChecksum = high < 0 || low < 0 || high * 16 + low !== meitrackSum(frame, star + 1);
   }
-  if (type === 'CCC') return { ...result, ...decodeCcc(frame, second + 4, flag, identity) };
+  if (type === 'CCC') return { ...result, ...decodeCcc(frame, second + 4, frame.toString('latin1', 2, 3), identity) };
   if (type === 'CCE') return { ...result, ...decodeCce(frame, second + 4) };
-
-  const end = star < 0 ? frame.length : star;
-  const fields = frame.toString('latin1', second + 1, end).split(',');
   if (type === 'AAC') return { ...result, heartbeat: true, reply: meitrackMessage('z', identity, 'AAC,1') };
   if (PHOTO.has(type)) return { ...result, heartbeat: true };
+
+  const fields = frame.toString('latin1', second + 1, star < 0 ? frame.length : star).split(',');
   const position = decodeReport(fields);
   if (position) result.positions.push(position);
   // Any other type than a report is the answer to a command: its code and result (D82,0 / C01,OK).
@@ -46,13 +47,65 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   return result;
 });
 
-const num = (v: string | undefined): number | null => (v !== undefined && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null);
-const hex = (v: string | undefined): number | null => (v && /^[0-9A-Fa-f]{1,8}$/.test(v) ? parseInt(v, 16) : null);
+// Fields are checked character by character: a report has some twenty numbers, and a regular
+// expression per number was a good part of its decoding.
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/** A hex digit's value from its character code, or -1. */
+function hexDigit(c: number): number {
+  if (isDigit(c)) return c - 0x30;
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
+/** Where the run of digits from `at` ends. */
+function digitsEnd(v: string, at: number): number {
+  while (isDigit(v.charCodeAt(at))) at++;
+  return at;
+}
+
+/** A decimal, "-?<digits>[.<digits>]", else null. */
+function num(v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const start = v.charCodeAt(0) === 0x2d ? 1 : 0;
+  let end = digitsEnd(v, start);
+  if (end === start) return null;
+  if (end < v.length) {
+    if (v.charCodeAt(end) !== 0x2e) return null;
+    const fraction = end + 1;
+    end = digitsEnd(v, fraction);
+    if (end === fraction || end < v.length) return null;
+  }
+  return Number(v);
+}
+
+/** 1 to 8 hex digits, those of v[from, to) when given, else null. */
+function hex(v: string | undefined, from = 0, to = Infinity): number | null {
+  if (!v) return null;
+  const end = Math.min(to, v.length);
+  if (end <= from || end - from > 8) return null;
+  let n = 0;
+  for (let i = from; i < end; i++) {
+    const d = hexDigit(v.charCodeAt(i));
+    if (d < 0) return null;
+    n = n * 16 + d;
+  }
+  return n;
+}
+
 /** A count that must be a whole number to be stored (a fraction there means a garbled field). */
 const whole = (v: string | undefined): number | null => {
   const n = num(v);
   return n !== null && Number.isInteger(n) ? n : null;
 };
+
+const twoDigits = (v: string, at: number): number => (v.charCodeAt(at) - 0x30) * 10 + v.charCodeAt(at + 1) - 0x30;
+
+/** YYMMDDhhmmss, UTC, of this century. */
+function reportTime(v: string | undefined): Date | null {
+  if (v?.length !== 12 || digitsEnd(v, 0) !== 12) return null;
+  return utcDate(2000 + twoDigits(v, 0), twoDigits(v, 2), twoDigits(v, 4), twoDigits(v, 6), twoDigits(v, 8), twoDigits(v, 10));
+}
 
 function decodeReport(f: string[]): DecodedPosition | null {
   // Some firmwares put a record count before the event.
@@ -60,8 +113,7 @@ function decodeReport(f: string[]): DecodedPosition | null {
   const event = num(f[i++]);
   const lat = num(f[i++]);
   const lng = num(f[i++]);
-  const time = /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/.exec(f[i++] ?? '');
-  const deviceTime = time ? utcDate(2000 + +time[1]!, +time[2]!, +time[3]!, +time[4]!, +time[5]!, +time[6]!) : null;
+  const deviceTime = reportTime(f[i++]);
   const validity = f[i++];
   const satellites = whole(f[i++]);
   const rssi = whole(f[i++]);
@@ -89,8 +141,8 @@ function decodeReport(f: string[]): DecodedPosition | null {
     attributes.network = { cellTowers: [tower] };
   }
   const inOut = f[i++] ?? '';
-  const input = hex(inOut.slice(0, 2));
-  const output = hex(inOut.slice(2, 4));
+  const input = hex(inOut, 0, 2);
+  const output = hex(inOut, 2, 4);
   if (input !== null) attributes.input = input;
   if (output !== null) attributes.output = output;
   analog(f[i++] ?? '', attributes);
@@ -112,6 +164,9 @@ function decodeReport(f: string[]): DecodedPosition | null {
   return position;
 }
 
+/** The three ADC counts' keys under `io`, named once rather than per report. */
+const ADC_KEYS = ['adc1', 'adc2', 'adc3'];
+
 /** Volts as decimals ("battery|power|rtc|mcu|gps"), or three ADC counts then battery and power in centivolts (hex). */
 function analog(field: string, attributes: Telemetry): void {
   const parts = field.split('|');
@@ -123,7 +178,7 @@ function analog(field: string, attributes: Telemetry): void {
   }
   for (let n = 0; n < 3; n++) {
     const adc = hex(parts[n]);
-    if (adc !== null) attributes.io![`adc${n + 1}`] = adc;
+    if (adc !== null) attributes.io![ADC_KEYS[n]!] = adc;
   }
   const battery = hex(parts[3]);
   const power = hex(parts[4]);
