@@ -64,19 +64,30 @@ function digitsEnd(v: string, at: number): number {
   return at;
 }
 
-/** A decimal, "-?<digits>[.<digits>]", else null. */
+/**
+ * A decimal, "-?<digits>[.<digits>]", else null. Up to 15 digits the value is their integer over a
+ * power of ten: both are exact doubles, so the one division rounds as Number() does; longer ones
+ * are left to Number().
+ */
 function num(v: string | undefined): number | null {
   if (v === undefined) return null;
-  const start = v.charCodeAt(0) === 0x2d ? 1 : 0;
-  let end = digitsEnd(v, start);
-  if (end === start) return null;
-  if (end < v.length) {
-    if (v.charCodeAt(end) !== 0x2e) return null;
-    const fraction = end + 1;
-    end = digitsEnd(v, fraction);
-    if (end === fraction || end < v.length) return null;
+  const negative = v.charCodeAt(0) === 0x2d;
+  let i = negative ? 1 : 0;
+  let digits = 0;
+  let value = 0;
+  let scale = 1;
+  for (; isDigit(v.charCodeAt(i)); i++, digits++) value = value * 10 + v.charCodeAt(i) - 0x30;
+  if (digits === 0) return null;
+  if (i < v.length) {
+    if (v.charCodeAt(i++) !== 0x2e || !isDigit(v.charCodeAt(i))) return null;
+    for (; isDigit(v.charCodeAt(i)); i++, digits++) {
+      value = value * 10 + v.charCodeAt(i) - 0x30;
+      scale *= 10;
+    }
+    if (i < v.length) return null;
   }
-  return Number(v);
+  if (digits > 15) return Number(v);
+  return negative ? -(value / scale) : value / scale;
 }
 
 /** 1 to 8 hex digits, those of v[from, to) when given, else null. */
