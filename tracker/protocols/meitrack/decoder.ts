@@ -7,6 +7,7 @@
 // CCC / CCE packets (binary.ts) carry buffered records. AAC is a keep-alive the unit wants answered.
 import { addAlarm, type CellTower, type Telemetry } from '../../positions/telemetry.js';
 import { emptyWhenTruncated, utcDate } from '../reader.js';
+import { decimal, hexDigit, hexValue, isDigit, twoDigits } from '../text-numbers.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { eventAlarm } from './alarms.js';
 import { decodeCcc, decodeCce } from './binary.js';
@@ -47,61 +48,12 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   return result;
 });
 
-// Fields are checked character by character: a report has some twenty numbers, and a regular
-// expression per number was a good part of its decoding.
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-
-/** A hex digit's value from its character code, or -1. */
-function hexDigit(c: number): number {
-  if (isDigit(c)) return c - 0x30;
-  const lower = c | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
-}
-
-/** Where the run of digits from `at` ends. */
-function digitsEnd(v: string, at: number): number {
-  while (isDigit(v.charCodeAt(at))) at++;
-  return at;
-}
-
-/**
- * A decimal, "-?<digits>[.<digits>]", else null. Up to 15 digits the value is their integer over a
- * power of ten: both are exact doubles, so the one division rounds as Number() does; longer ones
- * are left to Number().
- */
-function num(v: string | undefined): number | null {
-  if (v === undefined) return null;
-  const negative = v.charCodeAt(0) === 0x2d;
-  let i = negative ? 1 : 0;
-  let digits = 0;
-  let value = 0;
-  let scale = 1;
-  for (; isDigit(v.charCodeAt(i)); i++, digits++) value = value * 10 + v.charCodeAt(i) - 0x30;
-  if (digits === 0) return null;
-  if (i < v.length) {
-    if (v.charCodeAt(i++) !== 0x2e || !isDigit(v.charCodeAt(i))) return null;
-    for (; isDigit(v.charCodeAt(i)); i++, digits++) {
-      value = value * 10 + v.charCodeAt(i) - 0x30;
-      scale *= 10;
-    }
-    if (i < v.length) return null;
-  }
-  if (digits > 15) return Number(v);
-  return negative ? -(value / scale) : value / scale;
-}
-
-/** 1 to 8 hex digits, those of v[from, to) when given, else null. */
+const num = (v: string | undefined): number | null => (v === undefined ? null : decimal(v));
+/** 1 to 8 hex digits, v[from, to) when given (cut at its end), else null. */
 function hex(v: string | undefined, from = 0, to = Infinity): number | null {
-  if (!v) return null;
+  if (v === undefined) return null;
   const end = Math.min(to, v.length);
-  if (end <= from || end - from > 8) return null;
-  let n = 0;
-  for (let i = from; i < end; i++) {
-    const d = hexDigit(v.charCodeAt(i));
-    if (d < 0) return null;
-    n = n * 16 + d;
-  }
-  return n;
+  return end - from > 8 ? null : hexValue(v, from, end);
 }
 
 /** A count that must be a whole number to be stored (a fraction there means a garbled field). */
@@ -110,11 +62,10 @@ const whole = (v: string | undefined): number | null => {
   return n !== null && Number.isInteger(n) ? n : null;
 };
 
-const twoDigits = (v: string, at: number): number => (v.charCodeAt(at) - 0x30) * 10 + v.charCodeAt(at + 1) - 0x30;
-
 /** YYMMDDhhmmss, UTC, of this century. */
 function reportTime(v: string | undefined): Date | null {
-  if (v?.length !== 12 || digitsEnd(v, 0) !== 12) return null;
+  if (v?.length !== 12) return null;
+  for (let k = 0; k < 12; k++) if (!isDigit(v.charCodeAt(k))) return null;
   return utcDate(2000 + twoDigits(v, 0), twoDigits(v, 2), twoDigits(v, 4), twoDigits(v, 6), twoDigits(v, 8), twoDigits(v, 10));
 }
 
@@ -175,9 +126,6 @@ function decodeReport(f: string[]): DecodedPosition | null {
   return position;
 }
 
-/** The three ADC counts' keys under `io`, named once rather than per report. */
-const ADC_KEYS = ['adc1', 'adc2', 'adc3'];
-
 /** Volts as decimals ("battery|power|rtc|mcu|gps"), or three ADC counts then battery and power in centivolts (hex). */
 function analog(field: string, attributes: Telemetry): void {
   const parts = field.split('|');
@@ -187,10 +135,11 @@ function analog(field: string, attributes: Telemetry): void {
     if (power !== null) attributes.power = power;
     return;
   }
-  for (let n = 0; n < 3; n++) {
-    const adc = hex(parts[n]);
-    if (adc !== null) attributes.io![ADC_KEYS[n]!] = adc;
-  }
+  const io = attributes.io!;
+  const [adc1, adc2, adc3] = [hex(parts[0]), hex(parts[1]), hex(parts[2])];
+  if (adc1 !== null) io.adc1 = adc1;
+  if (adc2 !== null) io.adc2 = adc2;
+  if (adc3 !== null) io.adc3 = adc3;
   const battery = hex(parts[3]);
   const power = hex(parts[4]);
   if (battery !== null) attributes.battery = battery / 100;
