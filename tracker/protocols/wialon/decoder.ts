@@ -7,6 +7,7 @@ import type { Telemetry } from '../../positions/telemetry.js';
 import { isAscii } from 'node:buffer';
 import { crc16Ibm } from '../crc.js';
 import { ddmmyyHhmmss } from '../reader.js';
+import { hexValue, isDigit, toNumber } from '../text-numbers.js';
 import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { applyParams } from './params.js';
@@ -14,8 +15,10 @@ import { applyParams } from './params.js';
 /** Fields of a short data packet (SD) and of a full one (D). */
 const SHORT_FIELDS = 10;
 const FULL_FIELDS = 16;
-const CRC_FIELD = /^[0-9A-Fa-f]{1,4}$/;
 const HASH = 0x23;
+
+/** A CRC field: 1 to 4 hex digits, else null. */
+const crcField = (v: string): number | null => (v.length <= 4 ? hexValue(v) : null);
 
 const answer = (text: string) => Buffer.from(`${text}\r\n`, 'latin1');
 // The fixed answers are made once: they are only ever written to the socket.
@@ -28,7 +31,6 @@ const DATA_ANSWERS: Record<string, [stored: Buffer, unreadable: Buffer]> = {
   D: [answer('#AD#1'), answer('#AD#-1')],
 };
 
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isCapital = (c: number) => c >= 0x41 && c <= 0x5a;
 
 export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = new Date()): DecodeResult {
@@ -67,7 +69,7 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
       // Without a 2.0 CRC after the last field, a data packet is 1.1.
       const fields = body.split(';');
       const fieldCount = type === 'SD' ? SHORT_FIELDS : FULL_FIELDS;
-      const hasCrc = fields.length === fieldCount + 1 && CRC_FIELD.test(fields[fieldCount]!);
+      const hasCrc = fields.length === fieldCount + 1 && crcField(fields[fieldCount]!) !== null;
       if (hasCrc) fields.length = fieldCount;
       const position = decodeMessage(fields, conn, receivedAt);
       if (position) {
@@ -80,8 +82,9 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
     }
     case 'B': {
       const messages = body.split('|');
-      const crc = messages.length > 1 && CRC_FIELD.test(messages[messages.length - 1]!) ? messages.pop() : undefined;
-      const badChecksum = crc !== undefined && crcOf(frame, text, bodyStart, bodyStart + body.lastIndexOf('|') + 1) !== parseInt(crc, 16);
+      const crc = messages.length > 1 ? crcField(messages[messages.length - 1]!) : null;
+      if (crc !== null) messages.pop();
+      const badChecksum = crc !== null && crcOf(frame, text, bodyStart, bodyStart + body.lastIndexOf('|') + 1) !== crc;
       for (const message of messages) {
         const position = decodeMessage(message.split(';'), conn, receivedAt);
         if (!position) continue;
@@ -118,14 +121,14 @@ function crcOf(frame: Buffer, text: string, start: number, end: number): number 
 function crcMatches(frame: Buffer, text: string, start: number, end: number): boolean {
   const semicolon = text.lastIndexOf(';', end - 1);
   const cut = semicolon < start ? start : semicolon + 1;
-  const crc = text.slice(cut, end);
-  return CRC_FIELD.test(crc) && crcOf(frame, text, start, cut) === parseInt(crc, 16);
+  const crc = crcField(text.slice(cut, end));
+  return crc !== null && crcOf(frame, text, start, cut) === crc;
 }
 
 const isNA = (v: string | undefined) => v === undefined || v === '' || v === 'NA';
 const num = (v: string | undefined): number | undefined => {
   if (isNA(v)) return undefined;
-  const n = Number(v);
+  const n = toNumber(v!);
   return Number.isFinite(n) ? n : undefined;
 };
 
