@@ -15,15 +15,14 @@ export function hexDigit(c: number): number {
 export const twoDigits = (v: string, at = 0): number => (v.charCodeAt(at) - 0x30) * 10 + v.charCodeAt(at + 1) - 0x30;
 
 /**
- * "-?<digits>[.<digits>]" as Number() reads it, else null. Up to 15 digits the value is their
+ * "-?<digits>[.<digits>]" (v, or v[from, to)) as Number() reads it, else null. Up to 15 digits the value is their
  * integer over a power of ten: both are exact doubles, so the one division rounds as Number()
  * does; longer ones are left to Number(). (Reads stay within the text: a character read past its
  * end costs every later read at that place.)
  */
-export function decimal(v: string): number | null {
-  const end = v.length;
-  const negative = end > 0 && v.charCodeAt(0) === 0x2d;
-  let i = negative ? 1 : 0;
+export function decimal(v: string, from = 0, end = v.length): number | null {
+  const negative = end > from && v.charCodeAt(from) === 0x2d;
+  let i = negative ? from + 1 : from;
   let c = 0;
   let value = 0;
   let scale = 1;
@@ -39,7 +38,7 @@ export function decimal(v: string): number | null {
     if (scale === 1 || i < end) return null;
   }
   // The digits, less the sign and the point.
-  if (end - start - (scale === 1 ? 0 : 1) > 15) return Number(v);
+  if (end - start - (scale === 1 ? 0 : 1) > 15) return Number(v.slice(from, end));
   return negative ? -(value / scale) : value / scale;
 }
 

@@ -37,54 +37,91 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   if (type === 'AAC') return { ...result, heartbeat: true, reply: meitrackMessage('z', identity, 'AAC,1') };
   if (PHOTO.has(type)) return { ...result, heartbeat: true };
 
-  const fields = frame.toString('latin1', second + 1, star < 0 ? frame.length : star).split(',');
-  const position = decodeReport(fields);
+  const text = frame.toString('latin1', second + 1, star < 0 ? frame.length : star);
+  const position = decodeReport(new Fields(text));
   if (position) result.positions.push(position);
   // Any other type than a report is the answer to a command: its code and result (D82,0 / C01,OK).
   if (type !== 'AAA' && /^[A-F]\d\d$/.test(type)) {
-    result.commandReply = fields.join(',');
+    result.commandReply = text;
     if (!position) result.attributes = { result: result.commandReply.slice(0, 256) };
   }
   return result;
 });
 
+/**
+ * A report's comma-separated fields, read in place: a field is made a string only where one is
+ * kept, the numbers are read from the text itself.
+ */
+class Fields {
+  /** Where each field ends: at its comma, the last at the end of the text. */
+  private readonly ends: number[] = [];
+
+  constructor(readonly text: string) {
+    for (let comma = text.indexOf(','); comma >= 0; comma = text.indexOf(',', comma + 1)) this.ends.push(comma);
+    this.ends.push(text.length);
+  }
+
+  has(k: number): boolean {
+    return k < this.ends.length;
+  }
+  start(k: number): number {
+    return k === 0 ? 0 : this.ends[k - 1]! + 1;
+  }
+  end(k: number): number {
+    return this.ends[k]!;
+  }
+  string(k: number): string | undefined {
+    return this.has(k) ? this.text.slice(this.start(k), this.end(k)) : undefined;
+  }
+  includes(k: number, char: string): boolean {
+    const at = this.text.indexOf(char, this.start(k));
+    return at >= 0 && at < this.end(k);
+  }
+  num(k: number): number | null {
+    return this.has(k) ? decimal(this.text, this.start(k), this.end(k)) : null;
+  }
+  /** A count that must be a whole number to be stored (a fraction there means a garbled field). */
+  whole(k: number): number | null {
+    const n = this.num(k);
+    return n !== null && Number.isInteger(n) ? n : null;
+  }
+  /** 1 to 8 hex digits, the field's [from, to) when given (cut at its end), else null. */
+  hex(k: number, from = 0, to = Infinity): number | null {
+    if (!this.has(k)) return null;
+    const start = this.start(k);
+    const end = Math.min(start + to, this.end(k));
+    return end - start - from > 8 ? null : hexValue(this.text, start + from, end);
+  }
+  /** YYMMDDhhmmss, UTC, of this century. */
+  time(k: number): Date | null {
+    if (!this.has(k) || this.end(k) - this.start(k) !== 12) return null;
+    const at = this.start(k);
+    for (let n = at; n < at + 12; n++) if (!isDigit(this.text.charCodeAt(n))) return null;
+    const v = this.text;
+    return utcDate(2000 + twoDigits(v, at), twoDigits(v, at + 2), twoDigits(v, at + 4), twoDigits(v, at + 6), twoDigits(v, at + 8), twoDigits(v, at + 10));
+  }
+}
+
 const num = (v: string | undefined): number | null => (v === undefined ? null : decimal(v));
-/** 1 to 8 hex digits, v[from, to) when given (cut at its end), else null. */
-function hex(v: string | undefined, from = 0, to = Infinity): number | null {
-  if (v === undefined) return null;
-  const end = Math.min(to, v.length);
-  return end - from > 8 ? null : hexValue(v, from, end);
-}
+/** 1 to 8 hex digits, else null. */
+const hex = (v: string | undefined): number | null => (v === undefined || v.length > 8 ? null : hexValue(v));
 
-/** A count that must be a whole number to be stored (a fraction there means a garbled field). */
-const whole = (v: string | undefined): number | null => {
-  const n = num(v);
-  return n !== null && Number.isInteger(n) ? n : null;
-};
-
-/** YYMMDDhhmmss, UTC, of this century. */
-function reportTime(v: string | undefined): Date | null {
-  if (v?.length !== 12) return null;
-  for (let k = 0; k < 12; k++) if (!isDigit(v.charCodeAt(k))) return null;
-  return utcDate(2000 + twoDigits(v, 0), twoDigits(v, 2), twoDigits(v, 4), twoDigits(v, 6), twoDigits(v, 8), twoDigits(v, 10));
-}
-
-function decodeReport(f: string[]): DecodedPosition | null {
+function decodeReport(f: Fields): DecodedPosition | null {
   // Some firmwares put a record count before the event.
-  let i = f[2] !== undefined && !f[2].includes('.') ? 2 : 1;
-  const event = num(f[i++]);
-  const lat = num(f[i++]);
-  const lng = num(f[i++]);
-  const deviceTime = reportTime(f[i++]);
-  const validity = f[i++];
-  const satellites = whole(f[i++]);
-  const rssi = whole(f[i++]);
-  const speed = num(f[i++]);
-  const heading = num(f[i++]);
-  const hdop = num(f[i++]);
-  const altitude = num(f[i++]);
-  const odometer = num(f[i++]);
-  const runtime = num(f[i++]);
+  let i = f.has(2) && !f.includes(2, '.') ? 2 : 1;
+  const event = f.num(i++);
+  const lat = f.num(i++);
+  const lng = f.num(i++);
+  const deviceTime = f.time(i++);
+  const validity = f.string(i++);
+  const satellites = f.whole(i++);
+  const rssi = f.whole(i++);
+  const speed = f.num(i++);
+  const heading = f.num(i++);
+  const hdop = f.num(i++);
+  const altitude = f.num(i++);
+  const odometer = f.num(i++);
+  const runtime = f.num(i++);
   if (event === null || lat === null || lng === null || !deviceTime || (validity !== 'A' && validity !== 'V') || speed === null || heading === null) return null;
 
   const attributes: Telemetry = { event, io: {} };
@@ -95,30 +132,29 @@ function decodeReport(f: string[]): DecodedPosition | null {
   if (odometer !== null) attributes.odometer = odometer;
   if (runtime !== null) attributes.engineHours = runtime;
 
-  const [mcc, mnc, lac, cid] = (f[i++] ?? '').split('|');
+  const [mcc, mnc, lac, cid] = (f.string(i++) ?? '').split('|');
   const [mobileCountryCode, mobileNetworkCode] = [num(mcc), num(mnc)];
   if (mobileCountryCode && mobileNetworkCode) {
     const tower: CellTower = { cellId: hex(cid) ?? 0, locationAreaCode: hex(lac) ?? 0, mobileCountryCode, mobileNetworkCode };
     if (rssi !== null) tower.signalStrength = rssi;
     attributes.network = { cellTowers: [tower] };
   }
-  const inOut = f[i++] ?? '';
-  const input = hex(inOut, 0, 2);
-  const output = hex(inOut, 2, 4);
+  const input = f.hex(i, 0, 2);
+  const output = f.hex(i++, 2, 4);
   if (input !== null) attributes.input = input;
   if (output !== null) attributes.output = output;
-  analog(f[i++] ?? '', attributes);
+  analog(f.string(i++) ?? '', attributes);
 
-  const eventData = f[i++];
+  const eventData = f.string(i++);
   if (eventData) {
     if (event === 37) attributes.driverUniqueId = eventData.slice(0, 256);
     else attributes.io!.eventData = eventData.slice(0, 256);
   }
   i++; // reserved
-  const protocol = num(f[i++]) ?? 0;
-  const fuel = f[i++];
+  const protocol = f.num(i++) ?? 0;
+  const fuel = f.string(i++);
   if (fuel && /^[0-9A-Fa-f]{4}$/.test(fuel)) attributes.fuel = parseInt(fuel.slice(0, 2), 16) + parseInt(fuel.slice(2), 16) / 100;
-  temperatures(f[i++], protocol, attributes);
+  temperatures(f.string(i++), protocol, attributes);
 
   const position: DecodedPosition = { deviceTime, valid: validity === 'A', lat, lng, speed, heading, attributes };
   if (satellites !== null) position.satellites = satellites;
