@@ -7,6 +7,7 @@
 // CCC / CCE packets (binary.ts) carry buffered records. AAC is a keep-alive the unit wants answered.
 import { addAlarm, type CellTower, type Telemetry } from '../../positions/telemetry.js';
 import { emptyWhenTruncated, utcDate } from '../reader.js';
+import { TextFields } from '../text-fields.js';
 import { decimal, hexDigit, hexValue, isDigit, twoDigits } from '../text-numbers.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { eventAlarm } from './alarms.js';
@@ -38,7 +39,7 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   if (PHOTO.has(type)) return { ...result, heartbeat: true };
 
   const text = frame.toString('latin1', second + 1, star < 0 ? frame.length : star);
-  const position = decodeReport(new Fields(text));
+  const position = decodeReport(new ReportFields(text));
   if (position) result.positions.push(position);
   // Any other type than a report is the answer to a command: its code and result (D82,0 / C01,OK).
   if (type !== 'AAA' && /^[A-F]\d\d$/.test(type)) {
@@ -48,41 +49,15 @@ export const decodeMeitrack = emptyWhenTruncated((frame: Buffer, _conn: Protocol
   return result;
 });
 
-/**
- * A report's comma-separated fields, read in place: a field is made a string only where one is
- * kept, the numbers are read from the text itself.
- */
-class Fields {
-  /** Where each field ends: at its comma, the last at the end of the text. */
-  private readonly ends: number[] = [];
-
-  constructor(readonly text: string) {
-    for (let comma = text.indexOf(','); comma >= 0; comma = text.indexOf(',', comma + 1)) this.ends.push(comma);
-    this.ends.push(text.length);
+/** A report's comma-separated fields, and the ways its numbers are written. */
+class ReportFields extends TextFields {
+  constructor(text: string) {
+    super(text, ',');
   }
 
-  has(k: number): boolean {
-    return k < this.ends.length;
-  }
-  start(k: number): number {
-    return k === 0 ? 0 : this.ends[k - 1]! + 1;
-  }
-  end(k: number): number {
-    return this.ends[k]!;
-  }
-  string(k: number): string | undefined {
-    return this.has(k) ? this.text.slice(this.start(k), this.end(k)) : undefined;
-  }
-  includes(k: number, char: string): boolean {
-    const at = this.text.indexOf(char, this.start(k));
-    return at >= 0 && at < this.end(k);
-  }
-  num(k: number): number | null {
-    return this.has(k) ? decimal(this.text, this.start(k), this.end(k)) : null;
-  }
   /** A count that must be a whole number to be stored (a fraction there means a garbled field). */
   whole(k: number): number | null {
-    const n = this.num(k);
+    const n = this.decimal(k);
     return n !== null && Number.isInteger(n) ? n : null;
   }
   /** 1 to 8 hex digits, the field's [from, to) when given (cut at its end), else null. */
@@ -96,8 +71,8 @@ class Fields {
   time(k: number): Date | null {
     if (!this.has(k) || this.end(k) - this.start(k) !== 12) return null;
     const at = this.start(k);
-    for (let n = at; n < at + 12; n++) if (!isDigit(this.text.charCodeAt(n))) return null;
     const v = this.text;
+    for (let n = at; n < at + 12; n++) if (!isDigit(v.charCodeAt(n))) return null;
     return utcDate(2000 + twoDigits(v, at), twoDigits(v, at + 2), twoDigits(v, at + 4), twoDigits(v, at + 6), twoDigits(v, at + 8), twoDigits(v, at + 10));
   }
 }
@@ -106,22 +81,22 @@ const num = (v: string | undefined): number | null => (v === undefined ? null : 
 /** 1 to 8 hex digits, else null. */
 const hex = (v: string | undefined): number | null => (v === undefined || v.length > 8 ? null : hexValue(v));
 
-function decodeReport(f: Fields): DecodedPosition | null {
+function decodeReport(f: ReportFields): DecodedPosition | null {
   // Some firmwares put a record count before the event.
   let i = f.has(2) && !f.includes(2, '.') ? 2 : 1;
-  const event = f.num(i++);
-  const lat = f.num(i++);
-  const lng = f.num(i++);
+  const event = f.decimal(i++);
+  const lat = f.decimal(i++);
+  const lng = f.decimal(i++);
   const deviceTime = f.time(i++);
   const validity = f.string(i++);
   const satellites = f.whole(i++);
   const rssi = f.whole(i++);
-  const speed = f.num(i++);
-  const heading = f.num(i++);
-  const hdop = f.num(i++);
-  const altitude = f.num(i++);
-  const odometer = f.num(i++);
-  const runtime = f.num(i++);
+  const speed = f.decimal(i++);
+  const heading = f.decimal(i++);
+  const hdop = f.decimal(i++);
+  const altitude = f.decimal(i++);
+  const odometer = f.decimal(i++);
+  const runtime = f.decimal(i++);
   if (event === null || lat === null || lng === null || !deviceTime || (validity !== 'A' && validity !== 'V') || speed === null || heading === null) return null;
 
   const attributes: Telemetry = { event, io: {} };
@@ -151,7 +126,7 @@ function decodeReport(f: Fields): DecodedPosition | null {
     else attributes.io!.eventData = eventData.slice(0, 256);
   }
   i++; // reserved
-  const protocol = f.num(i++) ?? 0;
+  const protocol = f.decimal(i++) ?? 0;
   const fuel = f.string(i++);
   if (fuel && /^[0-9A-Fa-f]{4}$/.test(fuel)) attributes.fuel = parseInt(fuel.slice(0, 2), 16) + parseInt(fuel.slice(2), 16) / 100;
   temperatures(f.string(i++), protocol, attributes);
