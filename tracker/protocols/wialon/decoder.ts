@@ -7,6 +7,7 @@ import type { Telemetry } from '../../positions/telemetry.js';
 import { isAscii } from 'node:buffer';
 import { crc16Ibm } from '../crc.js';
 import { ddmmyyHhmmss } from '../reader.js';
+import { TextFields } from '../text-fields.js';
 import { hexValue, isDigit, toNumber } from '../text-numbers.js';
 import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
@@ -67,9 +68,9 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
     case 'SD':
     case 'D': {
       // Without a 2.0 CRC after the last field, a data packet is 1.1.
-      const fields = body.split(';');
+      const fields = new TextFields(text, ';', bodyStart, end);
       const fieldCount = type === 'SD' ? SHORT_FIELDS : FULL_FIELDS;
-      const hasCrc = fields.length === fieldCount + 1 && crcField(fields[fieldCount]!) !== null;
+      const hasCrc = fields.length === fieldCount + 1 && crcField(fields.string(fieldCount)!) !== null;
       if (hasCrc) fields.length = fieldCount;
       const position = decodeMessage(fields, conn, receivedAt);
       if (position) {
@@ -86,7 +87,7 @@ export function decodeWialon(frame: Buffer, conn: ProtocolState, receivedAt = ne
       if (crc !== null) messages.pop();
       const badChecksum = crc !== null && crcOf(frame, text, bodyStart, bodyStart + body.lastIndexOf('|') + 1) !== crc;
       for (const message of messages) {
-        const position = decodeMessage(message.split(';'), conn, receivedAt);
+        const position = decodeMessage(new TextFields(message, ';'), conn, receivedAt);
         if (!position) continue;
         position.attributes.archive = true;
         result.positions.push(position);
@@ -126,15 +127,24 @@ function crcMatches(frame: Buffer, text: string, start: number, end: number): bo
 }
 
 const isNA = (v: string | undefined) => v === undefined || v === '' || v === 'NA';
+const isNAAt = (f: TextFields, k: number) => !f.has(k) || f.start(k) === f.end(k) || f.is(k, 'NA');
 const num = (v: string | undefined): number | undefined => {
   if (isNA(v)) return undefined;
   const n = toNumber(v!);
   return Number.isFinite(n) ? n : undefined;
 };
 
-/** DDMM.MMMM (DDDMM.MMMM) with its hemisphere letter, or undefined. */
-function coordinate(value: string | undefined, hemisphere: string | undefined, negative: string): number | undefined {
-  const v = num(value);
+/** The field, when known, as a finite number. */
+function numberAt(f: TextFields, k: number): number | undefined {
+  if (isNAAt(f, k)) return undefined;
+  const n = f.number(k);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** DDMM.MMMM (DDDMM.MMMM) in field k, its hemisphere letter after it, or undefined. */
+function coordinate(f: TextFields, k: number, negative: string): number | undefined {
+  const v = numberAt(f, k);
+  const hemisphere = f.string(k + 1);
   if (v === undefined || v < 0 || (hemisphere !== negative && hemisphere !== (negative === 'S' ? 'N' : 'E'))) return undefined;
   const degrees = Math.floor(v / 100);
   const decimal = degrees + (v - degrees * 100) / 60;
@@ -157,34 +167,34 @@ function time(date: string | undefined, clock: string | undefined): Date | null 
  * One data message: date;time;lat;N|S;lon;E|W;speed;course;altitude;sats and, in the full form,
  * hdop;inputs;outputs;adc;ibutton;params. NA stands for "not known" in any field.
  */
-function decodeMessage(f: string[], conn: ProtocolState, receivedAt: Date): DecodedPosition | null {
+function decodeMessage(f: TextFields, conn: ProtocolState, receivedAt: Date): DecodedPosition | null {
   if (f.length < SHORT_FIELDS) return null;
-  const deviceTime = isNA(f[0]) && isNA(f[1]) ? receivedAt : time(f[0], f[1]);
+  const deviceTime = isNAAt(f, 0) && isNAAt(f, 1) ? receivedAt : time(f.string(0), f.string(1));
   if (!deviceTime) return null;
   const attributes: Telemetry = {};
-  const hdop = num(f[10]);
+  const hdop = numberAt(f, 10);
   if (hdop !== undefined) attributes.hdop = hdop;
-  const inputs = num(f[11]);
+  const inputs = numberAt(f, 11);
   if (inputs !== undefined && Number.isInteger(inputs)) attributes.input = inputs;
-  const outputs = num(f[12]);
+  const outputs = numberAt(f, 12);
   if (outputs !== undefined && Number.isInteger(outputs)) attributes.output = outputs;
-  if (!isNA(f[13])) {
-    const adc = f[13]!.split(',');
+  if (!isNAAt(f, 13)) {
+    const adc = f.string(13)!.split(',');
     for (let i = 0; i < adc.length; i++) {
       const volts = num(adc[i]);
       if (volts !== undefined) attributes[`adc${i + 1}`] = volts;
     }
   }
-  if (!isNA(f[14])) attributes.driverUniqueId = f[14]!.slice(0, 256);
-  if (!isNA(f[15])) applyParams(f[15]!, attributes);
+  if (!isNAAt(f, 14)) attributes.driverUniqueId = f.string(14)!.slice(0, 256);
+  if (!isNAAt(f, 15)) applyParams(f.string(15)!, attributes);
 
-  const lat = coordinate(f[2], f[3], 'S');
-  const lng = coordinate(f[4], f[5], 'W');
+  const lat = coordinate(f, 2, 'S');
+  const lng = coordinate(f, 4, 'W');
   if (lat === undefined || lng === undefined) return atLastFix(lastFix(conn), deviceTime, attributes);
-  const satellites = num(f[9]);
-  const altitude = num(f[8]);
+  const satellites = numberAt(f, 9);
+  const altitude = numberAt(f, 8);
   // Units that do not count satellites still send real fixes; a count below 3 is no fix.
-  const position: DecodedPosition = { deviceTime, valid: satellites === undefined || satellites >= 3, lat, lng, speed: num(f[6]) ?? 0, heading: num(f[7]) ?? 0, attributes };
+  const position: DecodedPosition = { deviceTime, valid: satellites === undefined || satellites >= 3, lat, lng, speed: numberAt(f, 6) ?? 0, heading: numberAt(f, 7) ?? 0, attributes };
   if (altitude !== undefined) position.altitude = altitude;
   if (satellites !== undefined && Number.isInteger(satellites)) position.satellites = satellites;
   return position;
