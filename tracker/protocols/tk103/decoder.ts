@@ -112,8 +112,7 @@ function location(body: string, type: string, comma: boolean, result: DecodeResu
   const [, data, date, validity, latDeg, latMin, latHem, lngDeg, lngMin, lngHem, speed, clock, course6, status, odometer, course, temp] = m as unknown as (string | undefined)[];
   const attributes = typeAttributes(type, data!);
   // Classic frames write the date YYMMDD, the comma-separated ones DDMMYY.
-  const [yy, dd] = comma ? [4, 0] : [0, 4];
-  const time = utcDate(2000 + twoDigits(date!, yy), twoDigits(date!, 2), twoDigits(date!, dd), twoDigits(clock!), twoDigits(clock!, 2), twoDigits(clock!, 4));
+  const time = utcDate(2000 + twoDigits(date!, comma ? 4 : 0), twoDigits(date!, 2), twoDigits(date!, comma ? 0 : 4), twoDigits(clock!), twoDigits(clock!, 2), twoDigits(clock!, 4));
   const lat = degrees(latDeg!, latMin!, latHem!, 'S', 90);
   const lng = degrees(lngDeg!, lngMin!, lngHem!, 'W', 180);
   if (status !== undefined) {
@@ -131,13 +130,14 @@ function location(body: string, type: string, comma: boolean, result: DecodeResu
     attributes.odometer = hexValue(odometer!)!;
   }
   if (temp) attributes.temp1 = toNumber(temp);
-  const kmh = speed!.trim() ? toNumber(speed!.trim()) : NaN;
+  const kmhText = speed!.trim();
+  const kmh = kmhText ? toNumber(kmhText) : NaN;
   if (!time || lat === null || lng === null || !Number.isFinite(kmh)) {
     if (Object.keys(attributes).length) result.attributes = attributes;
     return;
   }
-  const degreesFromNorth = course6 ?? course;
-  const heading = degreesFromNorth === undefined ? NaN : toNumber(degreesFromNorth);
+  const courseText = course6 ?? course;
+  const heading = courseText === undefined ? NaN : toNumber(courseText);
   result.positions.push({
     deviceTime: time,
     valid: validity === 'A',
