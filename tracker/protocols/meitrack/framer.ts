@@ -2,6 +2,7 @@
 // through the closing "\r\n". Binary CCC/CCE packets are framed the same way, so the length is the
 // only safe way to the end.
 import { ScanningFramer } from '../scanning-framer.js';
+import { isDigit } from '../text-numbers.js';
 
 const DOLLAR = 0x24;
 const COMMA = 0x2c;
@@ -12,18 +13,24 @@ export class MeitrackFramer extends ScanningFramer {
   }
 
   protected frameSize(pos: number): number {
-    const avail = this.buf.length - pos;
-    if (this.buf[pos] !== DOLLAR) return -1;
+    const buf = this.buf;
+    const avail = buf.length - pos;
+    if (buf[pos] !== DOLLAR) return -1;
     if (avail < 2) return 0;
-    if (this.buf[pos + 1] !== DOLLAR) return -1;
-    // "$$", the flag, up to 5 length digits, the comma.
-    const head = this.buf.subarray(pos + 2, pos + Math.min(avail, 9));
-    const comma = head.indexOf(COMMA);
-    if (comma < 0) return avail >= 9 ? -1 : 0;
-    const digits = head.toString('latin1', 1, comma);
-    if (!/^\d{1,5}$/.test(digits)) return -1;
-    const length = 2 + comma + Number(digits);
-    if (length > this.maxFrameBytes || Number(digits) < 6) return -1;
+    if (buf[pos + 1] !== DOLLAR) return -1;
+    // "$$", the flag, 1 to 5 length digits, the comma, read from the buffer itself: every frame is sized here.
+    const headEnd = pos + Math.min(avail, 9);
+    let comma = pos + 2;
+    while (comma < headEnd && buf[comma] !== COMMA) comma++;
+    if (comma === headEnd) return avail >= 9 ? -1 : 0;
+    if (comma < pos + 4) return -1;
+    let digits = 0;
+    for (let i = pos + 3; i < comma; i++) {
+      if (!isDigit(buf[i]!)) return -1;
+      digits = digits * 10 + buf[i]! - 0x30;
+    }
+    const length = comma - pos + digits;
+    if (length > this.maxFrameBytes || digits < 6) return -1;
     return avail >= length ? length : 0;
   }
 }

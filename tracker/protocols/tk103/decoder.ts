@@ -6,6 +6,7 @@
 // (DW5x), command answers (ZC03), the VIN (BV00) and battery management data (BS50/BS51).
 import { addAlarm, type Alarm, type CellTower, type Telemetry, type WifiAccessPoint } from '../../positions/telemetry.js';
 import { utcDate } from '../reader.js';
+import { decimal, hexDigit, hexValue, toNumber, twoDigits } from '../text-numbers.js';
 import type { DecodeResult, ProtocolState } from '../types.js';
 import { decodeBms } from './bms.js';
 
@@ -16,10 +17,10 @@ const COMMA_HEAD = /^\(([^,()]+),(\w{4}),/;
 
 const LOCATION = new RegExp(
   [
-    '^(.*?),?(\\d\\d)(\\d\\d)(\\d\\d),?([AV]),?',
+    '^(.*?),?(\\d{6}),?([AV]),?',
     ' *(\\d*)(\\d\\d\\.\\d+)([NS]),? *(\\d*)(\\d\\d\\.\\d+)([EW]),?',
-    '([ \\d.]{1,5})(?:\\d*,)?(\\d\\d)(\\d\\d)(\\d\\d),?',
-    '(?:(?:([ \\d.]{6})|\\d\\d),?([01])([01])([0-9A-Fa-f])([0-9A-Fa-f])([0-9A-Fa-f])([0-9A-Fa-f]{3})L([0-9A-Fa-f]+)|(\\d+\\.\\d+))',
+    '([ \\d.]{1,5})(?:\\d*,)?(\\d{6}),?',
+    '(?:(?:([ \\d.]{6})|\\d\\d),?([01]{2}[0-9A-Fa-f]{6})L([0-9A-Fa-f]+)|(\\d+\\.\\d+))',
     '.*?([+-]\\d{3}\\.\\d)?\\)?$',
   ].join(''),
   's',
@@ -99,8 +100,8 @@ function typeAttributes(type: string, data: string): Telemetry {
 
 /** Degrees from the degree digits and minutes, negative in the given hemisphere; null when out of range. */
 function degrees(deg: string, min: string, hemisphere: string, negative: string, max: number): number | null {
-  const minutes = Number(min);
-  const value = Number(deg || 0) + minutes / 60;
+  const minutes = decimal(min)!;
+  const value = (deg ? decimal(deg)! : 0) + minutes / 60;
   if (minutes >= 60 || value > max) return null;
   return hemisphere === negative ? -value : value;
 }
@@ -108,33 +109,35 @@ function degrees(deg: string, min: string, hemisphere: string, negative: string,
 function location(body: string, type: string, comma: boolean, result: DecodeResult): void {
   const m = LOCATION.exec(body);
   if (!m) return;
-  const [, data, d1, d2, d3, validity, latDeg, latMin, latHem, lngDeg, lngMin, lngHem, speed, hh, mi, ss, course6, charge, acc, io1, io2, io3, fuel, odometer, course, temp] = m as unknown as (string | undefined)[];
+  const [, data, date, validity, latDeg, latMin, latHem, lngDeg, lngMin, lngHem, speed, clock, course6, status, odometer, course, temp] = m as unknown as (string | undefined)[];
   const attributes = typeAttributes(type, data!);
   // Classic frames write the date YYMMDD, the comma-separated ones DDMMYY.
-  const [yy, mo, dd] = comma ? [d3, d2, d1] : [d1, d2, d3];
-  const time = utcDate(2000 + Number(yy), Number(mo), Number(dd), Number(hh), Number(mi), Number(ss));
+  const time = utcDate(2000 + twoDigits(date!, comma ? 4 : 0), twoDigits(date!, 2), twoDigits(date!, comma ? 0 : 4), twoDigits(clock!), twoDigits(clock!, 2), twoDigits(clock!, 4));
   const lat = degrees(latDeg!, latMin!, latHem!, 'S', 90);
   const lng = degrees(lngDeg!, lngMin!, lngHem!, 'W', 180);
-  if (charge !== undefined) {
-    attributes.charge = charge === '0';
-    attributes.ignition = acc === '1';
-    const flags1 = parseInt(io1!, 16);
-    const flags2 = parseInt(io2!, 16);
+  if (status !== undefined) {
+    // The charge (0: charging) and ACC digits, three hex digits of io flags, three of fuel.
+    attributes.charge = status[0] === '0';
+    attributes.ignition = status[1] === '1';
+    const flags1 = hexDigit(status.charCodeAt(2));
+    const flags2 = hexDigit(status.charCodeAt(3));
     attributes.in2 = (flags1 & 1) !== 0;
     attributes.out2 = (flags1 & 4) !== 0;
     if (flags1 & 8) attributes.blocked = true;
     if (flags2 & 8) attributes.door = true;
     // The panic line's level is kept raw: the unit raises SOS itself with a BO01 alarm.
-    attributes.io = { flags: `${io1}${io2}${io3}`, panic: (flags1 & 2) !== 0, fuel: parseInt(fuel!, 16) };
-    attributes.odometer = parseInt(odometer!, 16);
+    attributes.io = { flags: status.slice(2, 5), panic: (flags1 & 2) !== 0, fuel: hexValue(status, 5)! };
+    attributes.odometer = hexValue(odometer!)!;
   }
-  if (temp) attributes.temp1 = Number(temp);
-  const kmh = speed!.trim() ? Number(speed!.trim()) : NaN;
+  if (temp) attributes.temp1 = toNumber(temp);
+  const kmhText = speed!.trim();
+  const kmh = kmhText ? toNumber(kmhText) : NaN;
   if (!time || lat === null || lng === null || !Number.isFinite(kmh)) {
     if (Object.keys(attributes).length) result.attributes = attributes;
     return;
   }
-  const heading = Number(course6 ?? course);
+  const courseText = course6 ?? course;
+  const heading = courseText === undefined ? NaN : toNumber(courseText);
   result.positions.push({
     deviceTime: time,
     valid: validity === 'A',
