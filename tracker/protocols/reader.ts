@@ -1,6 +1,7 @@
 // Bounds-checked big-endian reader. Running past the end throws Truncated, which each
 // decoder catches at its top level: a short frame then yields an empty result instead of
 // a crash or a half-filled position.
+import { twoDigits } from './text-numbers.js';
 import type { DecodeResult, ProtocolState } from './types.js';
 
 export class Truncated extends Error {
@@ -93,10 +94,6 @@ export function utcDate(
 /** DDMMYY and HHMMSS, six digits each (the caller checks them), as a UTC time of this century. */
 export function ddmmyyHhmmss(date: string, time: string): Date | null {
   return utcDate(2000 + twoDigits(date, 4), twoDigits(date, 2), twoDigits(date, 0), twoDigits(time, 0), twoDigits(time, 2), twoDigits(time, 4));
-}
-
-function twoDigits(s: string, at: number): number {
-  return Number(s.slice(at, at + 2));
 }
 
 export const KNOTS_TO_KMH = 1.852;

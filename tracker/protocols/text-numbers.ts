@@ -11,6 +11,24 @@ export function hexDigit(c: number): number {
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
 }
 
+/** The value of the decimal digits v[from, to), or NaN when one is not a digit. */
+export function digitsValue(v: string, from = 0, to = v.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = v.charCodeAt(i);
+    if (!isDigit(c)) return NaN;
+    n = n * 10 + c - 0x30;
+  }
+  return n;
+}
+
+/** Exactly six decimal digits (a ddmmyy or hhmmss field). */
+export function sixDigits(v: string | undefined): v is string {
+  if (v?.length !== 6) return false;
+  for (let i = 0; i < 6; i++) if (!isDigit(v.charCodeAt(i))) return false;
+  return true;
+}
+
 /** The two digits at `at`, which the caller has checked. */
 export const twoDigits = (v: string, at = 0): number => (v.charCodeAt(at) - 0x30) * 10 + v.charCodeAt(at + 1) - 0x30;
 

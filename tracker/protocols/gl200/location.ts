@@ -4,6 +4,7 @@
 // How many blocks a report holds and what surrounds them differs by message and model, so the
 // blocks are found by their shape: two decimal coordinates followed by a 14-digit UTC time.
 import { utcDate } from '../reader.js';
+import { digitsValue } from '../text-numbers.js';
 import type { NetworkInfo } from '../../positions/telemetry.js';
 import type { DecodedPosition } from '../types.js';
 
@@ -11,17 +12,10 @@ const COORDINATE = /^-?\d{1,3}\.\d+$/;
 const DECIMAL = /^-?\d{1,7}(\.\d+)?$/;
 const TIME = /^\d{14}$/;
 
-/** The value of the decimal digits s[from..to) (the caller has checked they are digits). */
-function digits(s: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 0x30;
-  return n;
-}
-
 /** yyyyMMddHHmmss in UTC, or null when it is not a date. */
 export function parseTime(field: string | undefined): Date | null {
   if (!field || !TIME.test(field)) return null;
-  return utcDate(digits(field, 0, 4), digits(field, 4, 6), digits(field, 6, 8), digits(field, 8, 10), digits(field, 10, 12), digits(field, 12, 14));
+  return utcDate(digitsValue(field, 0, 4), digitsValue(field, 4, 6), digitsValue(field, 6, 8), digitsValue(field, 8, 10), digitsValue(field, 10, 12), digitsValue(field, 12, 14));
 }
 
 function number(field: string | undefined): number {

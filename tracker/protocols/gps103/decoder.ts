@@ -9,6 +9,7 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import { KNOTS_TO_KMH, utcDate } from '../reader.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
+import { twoDigits } from '../text-numbers.js';
 import { isTerminator } from './framer.js';
 
 const LOAD = Buffer.from('LOAD', 'latin1');
@@ -182,11 +183,6 @@ function reportTime(yy?: string, mo?: string, dd?: string, lh?: string, lm?: str
   else if (delta > 12 * 60) delta -= 24 * 60;
   local.setTime(local.getTime() - delta * 60_000);
   return local;
-}
-
-/** Two digits (a `\d\d` field of the patterns) from their character codes, cheaper than Number() of a new string. */
-function twoDigits(v: string): number {
-  return (v.charCodeAt(0) - 0x30) * 10 + v.charCodeAt(1) - 0x30;
 }
 
 /** Degrees from (d)ddmm.mmmm, negative in the given hemisphere; null when out of range. */

@@ -3,6 +3,7 @@
 // Binary messages ('$') carry the same data as packed BCD. The 32-bit status word is
 // active-low: a cleared bit signals the condition.
 import { ddmmyyHhmmss, KNOTS_TO_KMH } from '../reader.js';
+import { sixDigits } from '../text-numbers.js';
 import type { NetworkInfo, Telemetry } from '../../positions/telemetry.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 
@@ -107,7 +108,6 @@ function percent(value: string | undefined): number | undefined {
 
 const isStatus = (v: string | undefined) => v !== undefined && /^[0-9A-Fa-f]{8}$/.test(v);
 const isDecimal = (v: string | undefined) => v !== undefined && /^-?\d+(\.\d+)?$/.test(v);
-const sixDigits = (v: string | undefined) => v !== undefined && /^\d{6}$/.test(v);
 /** A decimal field as a number; NaN for an empty or malformed one (Number('') would be 0). */
 const int = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v) ? Number(v) : NaN);
 

@@ -3,44 +3,23 @@
 // so a report cut short or garbled yields nothing rather than a half-read position. Integers and
 // times are read digit by digit: every report has a dozen of them.
 import { TRUNCATED, utcDate } from '../reader.js';
+import { digitsValue, hexValue } from '../text-numbers.js';
 
 const PLUS = 0x2b;
 const MINUS = 0x2d;
 const COLON = 0x3a;
-
-/** The value of the decimal digits v[from..to), or NaN when one is not a digit. */
-function digits(v: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const d = v.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) return NaN;
-    n = n * 10 + d;
-  }
-  return n;
-}
 
 /** 1 to 10 decimal digits after an optional sign, or NaN. */
 function decimal(v: string): number {
   const first = v.charCodeAt(0);
   const from = first === PLUS || first === MINUS ? 1 : 0;
   if (v.length - from < 1 || v.length - from > 10) return NaN;
-  const n = digits(v, from, v.length);
+  const n = digitsValue(v, from);
   return first === MINUS ? -n : n;
 }
 
 /** 1 to 12 hex digits, or NaN. */
-function hex(v: string): number {
-  if (v.length < 1 || v.length > 12) return NaN;
-  let n = 0;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) n = n * 16 + c - 0x30;
-    else if (c >= 0x41 && c <= 0x46) n = n * 16 + c - 0x37;
-    else if (c >= 0x61 && c <= 0x66) n = n * 16 + c - 0x57;
-    else return NaN;
-  }
-  return n;
-}
+const hex = (v: string): number => (v.length > 12 ? NaN : (hexValue(v) ?? NaN));
 
 export class Fields {
   constructor(
@@ -87,7 +66,7 @@ export class Fields {
     const time = this.text();
     const shaped = date.length === 8 && time.length === 8 && time.charCodeAt(2) === COLON && time.charCodeAt(5) === COLON;
     // A non-digit makes a field NaN, which no date takes.
-    const d = shaped ? utcDate(digits(date, 0, 4), digits(date, 4, 6), digits(date, 6, 8), digits(time, 0, 2), digits(time, 3, 5), digits(time, 6, 8)) : null;
+    const d = shaped ? utcDate(digitsValue(date, 0, 4), digitsValue(date, 4, 6), digitsValue(date, 6, 8), digitsValue(time, 0, 2), digitsValue(time, 3, 5), digitsValue(time, 6, 8)) : null;
     if (!d) throw TRUNCATED;
     return d;
   }

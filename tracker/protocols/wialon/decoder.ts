@@ -8,7 +8,7 @@ import { isAscii } from 'node:buffer';
 import { crc16Ibm } from '../crc.js';
 import { ddmmyyHhmmss } from '../reader.js';
 import { TextFields } from '../text-fields.js';
-import { hexValue, isDigit, toNumber } from '../text-numbers.js';
+import { hexValue, isDigit, sixDigits, toNumber } from '../text-numbers.js';
 import { atLastFix, lastFix, rememberFix } from '../last-fix.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
 import { applyParams } from './params.js';
@@ -149,12 +149,6 @@ function coordinate(f: TextFields, k: number, negative: string): number | undefi
   const degrees = Math.floor(v / 100);
   const decimal = degrees + (v - degrees * 100) / 60;
   return hemisphere === negative ? -decimal : decimal;
-}
-
-function sixDigits(v: string | undefined): v is string {
-  if (v?.length !== 6) return false;
-  for (let i = 0; i < 6; i++) if (!isDigit(v.charCodeAt(i))) return false;
-  return true;
 }
 
 /** ddmmyy and hhmmss, UTC. */
