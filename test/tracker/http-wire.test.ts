@@ -22,7 +22,8 @@ beforeAll(async () => {
       async (req) => {
         handled.push(req);
         if (req.target === '/fail') throw new Error('handler failed');
-        if (handlerDelayMs) await sleep(handlerDelayMs);
+        const waitMs = Number(/[?&]wait=(\d+)/.exec(req.target)?.[1] ?? handlerDelayMs);
+        if (waitMs) await sleep(waitMs);
         return { status: 200, text: JSON.stringify({ method: req.method, target: req.target, type: req.headers['content-type'] ?? null, body: req.body }) };
       },
       { keepAliveMs: 2000, requestTimeoutMs: 500, onFirst: () => undefined, onError: (err) => errors.push(err) },
@@ -95,15 +96,29 @@ describe('requests read', () => {
     c.socket.destroy();
   });
 
-  test('pipelined requests are answered in the order they came, while the handler takes its time', async () => {
-    handlerDelayMs = 30;
+  test('pipelined requests are handled together and answered in the order they came, the later ones done first', async () => {
     const c = client();
-    c.send(get('/?n=1') + get('/?n=2') + `POST /?n=3 HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc` + get('/?n=4'));
+    const started = Date.now();
+    c.send(get('/?n=1&wait=400') + get('/?n=2&wait=300') + `POST /?n=3&wait=200 HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc` + get('/?n=4&wait=100'));
     const targets = [];
     for (let i = 0; i < 4; i++) targets.push(JSON.parse((await c.next()).body).target);
-    handlerDelayMs = 0;
-    expect(targets).toEqual(['/?n=1', '/?n=2', '/?n=3', '/?n=4']);
+    expect(targets).toEqual(['/?n=1&wait=400', '/?n=2&wait=300', '/?n=3&wait=200', '/?n=4&wait=100']);
+    // One after another they would take a second.
+    expect(Date.now() - started).toBeLessThan(800);
     c.socket.destroy();
+  });
+
+  test('a malformed request after whole ones is refused after their answers', async () => {
+    const before = handled.length;
+    const c = client();
+    c.send(get('/?n=1&wait=100') + get('/?n=2') + 'BROKEN\r\n\r\n' + get('/?n=3'));
+    expect((await c.next()).status).toBe(200);
+    expect((await c.next()).status).toBe(200);
+    const refused = await c.next();
+    expect(refused.status).toBe(400);
+    expect(refused.headers.connection).toBe('close');
+    await c.closed;
+    expect(handled.length - before).toBe(2);
   });
 
   test('a body by Content-Length and a chunked one, each split at every byte, reach the handler whole', async () => {

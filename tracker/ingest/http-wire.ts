@@ -4,7 +4,7 @@
 // and header handling, and a phone's report cost the tracker more than any TCP unit's (decisions,
 // "Ingest: the phones' requests read off the connection"). What reports need is here: any method
 // (the handler refuses what it does not take), a body by Content-Length or chunked, Expect:
-// 100-continue, keep-alive with requests answered in order (pipelined ones too), HTTP/1.0.
+// 100-continue, keep-alive, pipelined requests handled together and answered in order, HTTP/1.0.
 // Anything malformed is answered with its status and the connection closed: a head over 16 KiB
 // (431), a body over 64 KiB (413), a transfer coding other than chunked (501), a request not whole
 // in time after its first byte (408), the rest 400.
@@ -206,7 +206,24 @@ class ChunkedBody {
   }
 }
 
-/** Serves requests on `socket` in order, one at a time, until either side closes. */
+/**
+ * Requests of one connection handled together, as a TCP unit's waiting frames are (they go into one
+ * batch): a phone that sent several before hearing back waits for one commit, not one per request.
+ */
+const MAX_IN_FLIGHT = 64;
+
+/** A request being handled, and its answer once there. */
+interface InFlight {
+  answer: HttpAnswer | null;
+  http10: boolean;
+  /** Not a HEAD request: its answer carries its text. */
+  withBody: boolean;
+}
+
+/**
+ * Serves requests on `socket` until either side closes: pipelined ones are handled together, up to
+ * MAX_IN_FLIGHT, and answered in the order they came.
+ */
 export function serveHttp(socket: Socket, handle: (request: HttpRequest) => Promise<HttpAnswer>, options: HttpOptions): HttpConnection {
   let buf: Buffer = Buffer.alloc(0);
   /** The head of the request being read, once whole. */
@@ -214,12 +231,15 @@ export function serveHttp(socket: Socket, handle: (request: HttpRequest) => Prom
   let chunked: ChunkedBody | null = null;
   /** A request's first byte came and it is not whole yet. */
   let reading = false;
-  /** A request is handled, or the connection is waiting for its answer to drain. */
-  let busy = false;
+  const inFlight: InFlight[] = [];
+  /** The client is not reading its answers: nothing more is taken until they drain. */
+  let draining = false;
+  /** No request is taken after the last one taken: it closes the connection, or was refused. */
+  let last = false;
+  /** A graceful stop: the connection ends with the answer that leaves nothing in flight. */
+  let stopping = false;
   /** Ended: nothing more is read. */
   let closing = false;
-  /** A graceful stop: the next answer ends the connection. */
-  let stopping = false;
   let first = true;
   let timer: NodeJS.Timeout | undefined;
   const wait = (ms: number, then: () => void) => {
@@ -237,25 +257,75 @@ export function serveHttp(socket: Socket, handle: (request: HttpRequest) => Prom
   socket.setNoDelay(true);
   socket.on('error', () => socket.destroy());
   socket.once('close', () => clearTimeout(timer));
+  socket.on('drain', () => {
+    draining = false;
+    if (socket.isPaused()) socket.resume();
+    next();
+  });
   socket.on('data', (chunk: Buffer) => {
     if (closing) return;
     buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-    // Pipelined requests wait while one is handled, up to about a request's worth.
-    if (busy && buf.length > MAX_HEAD + MAX_BODY) socket.pause();
+    // What comes while no more can be taken waits, up to about a request's worth.
+    if (buf.length > MAX_HEAD + MAX_BODY) socket.pause();
     next();
   });
 
+  /** Takes and starts every whole request it may. */
   function next(): void {
-    if (busy || closing || socket.destroyed) return;
-    let request: (HttpRequest & { head: Head }) | null;
-    try {
-      request = take();
-    } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      end(answerText({ status: err.status, text: err.text }, 'close', true));
-      return;
+    while (!closing && !last && !draining && inFlight.length < MAX_IN_FLIGHT && !socket.destroyed) {
+      let request: (HttpRequest & { head: Head }) | null;
+      try {
+        request = take();
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err;
+        return refuse(err.status, err.text);
+      }
+      if (!request) return;
+      start(request);
     }
-    if (request) void answer(request);
+  }
+
+  /** Answers the request being read with `status` after those before it, which were whole, and ends. */
+  function refuse(status: number, text: string): void {
+    last = true;
+    reading = false;
+    clearTimeout(timer);
+    inFlight.push({ answer: { status, text }, http10: false, withBody: true });
+    flush();
+  }
+
+  function start(request: HttpRequest & { head: Head }): void {
+    clearTimeout(timer);
+    if (first) {
+      first = false;
+      options.onFirst();
+    }
+    if (!request.head.keepAlive) last = true;
+    const entry: InFlight = { answer: null, http10: request.head.http10, withBody: request.head.method !== 'HEAD' };
+    inFlight.push(entry);
+    void handle(request)
+      .catch((err: unknown): HttpAnswer => {
+        options.onError(err);
+        return { status: 503, text: 'try again' };
+      })
+      .then((answer) => {
+        entry.answer = answer;
+        flush();
+      });
+  }
+
+  /** Writes the answers that are there, in order, up to the first still being worked out. */
+  function flush(): void {
+    for (let done = inFlight[0]; done?.answer && !closing && !socket.destroyed; done = inFlight[0]) {
+      inFlight.shift();
+      const close = inFlight.length === 0 && (last || (stopping && !reading));
+      const text = answerText(done.answer, close ? 'close' : done.http10 ? 'keep-alive' : null, done.withBody);
+      if (close) return end(text);
+      // A client that sends and does not read is not answered faster than it reads.
+      if (!socket.write(text)) draining = true;
+    }
+    if (inFlight.length === 0 && !reading && !closing) wait(options.keepAliveMs, () => socket.destroy());
+    next();
   }
 
   /** The next whole request off the buffer, or null while there is none. */
@@ -268,7 +338,7 @@ export function serveHttp(socket: Socket, handle: (request: HttpRequest) => Prom
       if (buf.length === 0) return null;
       if (!reading) {
         reading = true;
-        wait(options.requestTimeoutMs, () => end(answerText({ status: 408, text: 'request timeout' }, 'close', true)));
+        wait(options.requestTimeoutMs, () => refuse(408, 'request timeout'));
       }
       const at = buf.indexOf('\r\n\r\n', 0, 'latin1');
       if (at < 0 ? buf.length > MAX_HEAD : at + 4 > MAX_HEAD) throw new Refusal(431, 'request head too large');
@@ -297,44 +367,14 @@ export function serveHttp(socket: Socket, handle: (request: HttpRequest) => Prom
     chunked = null;
     reading = false;
     buf = buf.subarray(used);
+    if (socket.isPaused() && buf.length <= MAX_HEAD + MAX_BODY) socket.resume();
     return { method: whole.method, target: whole.target, headers: whole.headers, body: body.toString('utf8'), head: whole };
-  }
-
-  async function answer(request: HttpRequest & { head: Head }): Promise<void> {
-    busy = true;
-    clearTimeout(timer);
-    if (first) {
-      first = false;
-      options.onFirst();
-    }
-    let result: HttpAnswer;
-    try {
-      result = await handle(request);
-    } catch (err) {
-      options.onError(err);
-      result = { status: 503, text: 'try again' };
-    }
-    if (socket.destroyed) return;
-    const { keepAlive, http10, method } = request.head;
-    const close = stopping || !keepAlive;
-    const text = answerText(result, close ? 'close' : http10 ? 'keep-alive' : null, method !== 'HEAD');
-    if (close) return end(text);
-    const drained = socket.write(text);
-    const goOn = () => {
-      busy = false;
-      wait(options.keepAliveMs, () => socket.destroy());
-      if (socket.isPaused()) socket.resume();
-      next();
-    };
-    // A client that sends and does not read is not answered faster than it reads.
-    if (drained) goOn();
-    else socket.once('drain', goOn);
   }
 
   return {
     closeWhenIdle() {
       stopping = true;
-      if (!busy && !reading && buf.length === 0) end();
+      if (inFlight.length === 0 && !reading && buf.length === 0) end();
     },
   };
 }
