@@ -43,8 +43,8 @@ export interface HttpConnection {
   closeWhenIdle(): void;
 }
 
-export const MAX_HEAD = 16 * 1024;
-export const MAX_BODY = 64 * 1024;
+const MAX_HEAD = 16 * 1024;
+const MAX_BODY = 64 * 1024;
 /** How long a connection that was answered and ended waits for the client's FIN. */
 const END_LINGER_MS = 1000;
 
@@ -117,7 +117,8 @@ function parseHead(buf: Buffer, end: number): Head {
   const lines = buf.toString('latin1', 0, end).split('\r\n');
   const line = REQUEST_LINE.exec(lines[0]!);
   if (!line) throw new Refusal(400, 'malformed request line');
-  const headers: Record<string, string> = {};
+  // No prototype: a field named like an Object property (constructor, __proto__) is a field like any other.
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   for (let i = 1; i < lines.length; i++) {
     const field = lines[i]!;
     const colon = field.indexOf(':');

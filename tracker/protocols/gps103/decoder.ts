@@ -9,7 +9,7 @@
 import { addAlarm, type Alarm, type Telemetry } from '../../positions/telemetry.js';
 import { KNOTS_TO_KMH, utcDate } from '../reader.js';
 import type { DecodedPosition, DecodeResult, ProtocolState } from '../types.js';
-import { twoDigits } from '../text-numbers.js';
+import { isDigit, twoDigits } from '../text-numbers.js';
 import { isTerminator } from './framer.js';
 
 const LOAD = Buffer.from('LOAD', 'latin1');
@@ -69,7 +69,7 @@ export function decodeGps103(frame: Buffer, _conn: ProtocolState, receivedAt?: D
     return { positions: [], heartbeat: true, reply: LOAD, ...(id ? { identity: id } : {}) };
   }
   let reply: Buffer | undefined;
-  if (text.charCodeAt(0) >= 0x30 && text.charCodeAt(0) <= 0x39) {
+  if (isDigit(text.charCodeAt(0))) {
     // The heartbeat is the bare IMEI; some units also put it in front of a whole report.
     reply = ON;
     const start = text.indexOf('imei:');

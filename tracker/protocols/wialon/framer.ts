@@ -2,11 +2,10 @@
 // from units that put it in front, the IMEI or "2.0;IMEI". A line longer than the cap is dropped
 // to its end.
 import { ScanningFramer } from '../scanning-framer.js';
+import { isDigit } from '../text-numbers.js';
 
 const LF = 0x0a;
 const HASH = 0x23;
-
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 export class WialonFramer extends ScanningFramer {
   /** True while the rest of an overlong line is skipped, up to its line end. */
