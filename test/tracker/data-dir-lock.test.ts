@@ -108,8 +108,15 @@ describe('one owner for the embedded database', () => {
     const held = tryLockDataDir(dir, 'admin') as DataDirLock;
     expect(held).toBeInstanceOf(DataDirLock);
     const cli = { DATA_DIR: dir, TRACKER_URL: `http://127.0.0.1:${await freePort()}` };
-    const run = runCli(['accounts', 'create', '--name', 'Patient', '--json'], cli);
-    await sleep(2500);
+    // The lock is released once the CLI says it waits for it (a CLI that starts slowly on a loaded
+    // machine would otherwise find it free already), and a moment later.
+    let said: () => void;
+    const waiting = new Promise<void>((res) => (said = res));
+    const run = runCli(['accounts', 'create', '--name', 'Patient', '--json'], cli, undefined, (soFar) => {
+      if (soFar.includes('waiting for an admin command')) said();
+    });
+    await waiting;
+    await sleep(1000);
     expect(existsSync(join(dir, 'pgdata'))).toBe(false); // nothing opened while the lock is held
     held.release();
     const r = await run;
