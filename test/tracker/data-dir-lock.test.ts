@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { NO_DEVICE_PORTS, freePort } from '../helpers/ports.js';
 import { startService, stopAllServices } from '../helpers/processes.js';
 import { DataDirLock, tryLockDataDir, type LockOwner } from '../../tracker/storage/data-dir-lock.js';
@@ -109,13 +109,13 @@ describe('one owner for the embedded database', () => {
     expect(held).toBeInstanceOf(DataDirLock);
     const cli = { DATA_DIR: dir, TRACKER_URL: `http://127.0.0.1:${await freePort()}` };
     // The lock is released once the CLI says it waits for it (a CLI that starts slowly on a loaded
-    // machine would otherwise find it free already), and a moment later.
-    let said: () => void;
-    const waiting = new Promise<void>((res) => (said = res));
-    const run = runCli(['accounts', 'create', '--name', 'Patient', '--json'], cli, undefined, (soFar) => {
-      if (soFar.includes('waiting for an admin command')) said();
+    // machine would otherwise find it free already), and a moment later. A CLI that ends without
+    // saying so fails the assertions below rather than the test's timeout.
+    let run!: Promise<CliResult>;
+    const waiting = new Promise<void>((said) => {
+      run = runCli(['accounts', 'create', '--name', 'Patient', '--json'], cli, undefined, (soFar) => soFar.includes('waiting for an admin command') && said());
     });
-    await waiting;
+    await Promise.race([waiting, run]);
     await sleep(1000);
     expect(existsSync(join(dir, 'pgdata'))).toBe(false); // nothing opened while the lock is held
     held.release();
